@@ -1,0 +1,33 @@
+//! Rust types for the Model Context Protocol, generated from the official JSON Schema
+//! of each protocol version by `cargo xtask codegen`.
+//!
+//! One module per protocol version, each behind a cargo feature of the same name; any
+//! combination of features compiles. The default feature is the newest released version.
+//!
+//! | feature | module | schema dialect |
+//! | --- | --- | --- |
+//! | `v2024_11_05` | [`v2024_11_05`] | draft-07 |
+//! | `v2025_03_26` | [`v2025_03_26`] | draft-07 |
+//! | `v2025_06_18` | [`v2025_06_18`] | draft-07 |
+//! | `v2025_11_25` | [`v2025_11_25`] | 2020-12 |
+//! | `v2026_07_28` (default) | [`v2026_07_28`] | 2020-12 |
+//! | `draft` | [`draft`] | 2020-12 |
+//! | `schemars` | derives `schemars::JsonSchema` on every type | |
+//!
+//! [`rt`] is the small hand-written runtime the generated modules build on.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub mod rt;
+
+#[cfg(feature = "v2024_11_05")]
+pub mod v2024_11_05;
+#[cfg(feature = "v2025_03_26")]
+pub mod v2025_03_26;
+#[cfg(feature = "v2025_06_18")]
+pub mod v2025_06_18;
+#[cfg(feature = "v2025_11_25")]
+pub mod v2025_11_25;
+#[cfg(feature = "v2026_07_28")]
+pub mod v2026_07_28;
+#[cfg(feature = "draft")]
+pub mod draft;

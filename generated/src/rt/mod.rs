@@ -1,0 +1,156 @@
+//! The hand-written runtime that generated code builds on: const markers, the union
+//! decoder, and small serde helpers. Nothing here is specific to one protocol version.
+
+pub mod serde_helpers;
+pub mod union;
+
+use std::fmt;
+
+/// A string that is not one of the values of a string enum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownValue {
+    type_name: &'static str,
+    value: String,
+    expected: &'static str,
+}
+
+impl UnknownValue {
+    /// Describes `value`, rejected by `type_name`, which accepts `expected`.
+    pub fn new(type_name: &'static str, value: &str, expected: &'static str) -> Self {
+        UnknownValue { type_name, value: value.to_string(), expected }
+    }
+
+    /// The rejected string.
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+}
+
+impl fmt::Display for UnknownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} value `{}`; expected one of {}", self.type_name, self.value, self.expected)
+    }
+}
+
+impl std::error::Error for UnknownValue {}
+
+#[doc(hidden)]
+pub struct ConstStrVisitor(pub &'static str);
+
+impl serde::de::Visitor<'_> for ConstStrVisitor {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the string {:?}", self.0)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        if v == self.0 {
+            Ok(())
+        } else {
+            Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+        }
+    }
+}
+
+#[doc(hidden)]
+pub struct ConstIntVisitor(pub i64);
+
+impl serde::de::Visitor<'_> for ConstIntVisitor {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the integer {}", self.0)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<(), E> {
+        if v == self.0 {
+            Ok(())
+        } else {
+            Err(E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+        }
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<(), E> {
+        match i64::try_from(v) {
+            Ok(v) => self.visit_i64(v),
+            Err(_) => Err(E::invalid_value(serde::de::Unexpected::Unsigned(v), &self)),
+        }
+    }
+}
+
+/// Defines a zero-sized marker that encodes as one string and decodes only from it.
+macro_rules! const_str {
+    ($name:ident, $value:literal) => {
+        #[doc = concat!("The constant `\"", $value, "\"`: encodes as that string and decodes only from it.")]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name;
+
+        impl $name {
+            /// The one accepted value.
+            pub const VALUE: &'static str = $value;
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str($value)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_str($crate::rt::ConstStrVisitor($value)).map(|()| $name)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                concat!("Const_", stringify!($name)).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "const": $value })
+            }
+        }
+    };
+}
+pub(crate) use const_str;
+
+/// Defines a zero-sized marker that encodes as one integer and decodes only from it.
+macro_rules! const_int {
+    ($name:ident, $value:literal) => {
+        #[doc = concat!("The constant `", stringify!($value), "`: encodes as that integer and decodes only from it.")]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name;
+
+        impl $name {
+            /// The one accepted value.
+            pub const VALUE: i64 = $value;
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_i64($value)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_i64($crate::rt::ConstIntVisitor($value)).map(|()| $name)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                concat!("Const_", stringify!($name)).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "integer", "const": $value })
+            }
+        }
+    };
+}
+pub(crate) use const_int;

@@ -1,0 +1,266 @@
+//! How generated unions choose an arm: by facts about the JSON value, never by trying
+//! arms in order until one decodes.
+//!
+//! For a value, [`Union::select`]:
+//! 1. keeps the arms whose JSON kind matches (an integer also fits a `number` arm);
+//! 2. for an object, if the union has a tag property, keeps the arms whose tag values
+//!    contain the value's tag (or, when the tag is absent, the arms where it is optional);
+//! 3. if one arm is left, chooses it, so that its own decoder reports what is wrong;
+//! 4. otherwise, for an object, keeps the arms whose required properties (including
+//!    required properties of required nested objects) are all present, and chooses the one
+//!    whose required set contains every other's: the most specific; among arms with the
+//!    same required set, the one that declares the most of the properties present, then
+//!    the one that declares the fewest properties (the tightest fit); for an array, does
+//!    the same with the first element against the arms' item signatures; for an integer,
+//!    prefers an `integer` arm to a `number` arm;
+//! 5. otherwise fails, naming the union and what did not fit.
+//!
+//! Arms marked `shadowed` are indistinguishable from another arm on the wire and are
+//! never chosen; the generator lists them in its override table.
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The kind of a JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Json {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Boolean,
+    /// A number without fraction that fits `i64` or `u64`.
+    Integer,
+    /// Any number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// What a JSON value must look like for an arm to be chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arm {
+    /// The variant name.
+    pub name: &'static str,
+    /// JSON kind of the arm.
+    pub json: Json,
+    /// Tag values that select this arm.
+    pub tags: &'static [&'static str],
+    /// Whether the arm is chosen when the tag is absent.
+    pub tag_optional: bool,
+    /// Required property paths.
+    pub required: &'static [&'static [&'static str]],
+    /// For an object arm: every property it declares.
+    pub known: &'static [&'static str],
+    /// For an array arm: signatures of its elements.
+    pub items: &'static [Arm],
+    /// Never chosen on decode (indistinguishable from another arm).
+    pub shadowed: bool,
+}
+
+/// The decoding facts of one union.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Union {
+    /// Rust name of the union.
+    pub name: &'static str,
+    /// The tag property, if the union has one.
+    pub tag: Option<&'static str>,
+    /// One entry per variant, in declaration order.
+    pub arms: &'static [Arm],
+}
+
+/// Why no arm of a union could be chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectError {
+    /// Rust name of the union.
+    pub union: &'static str,
+    /// What did not fit.
+    pub reason: String,
+}
+
+impl fmt::Display for SelectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.union, self.reason)
+    }
+}
+
+impl std::error::Error for SelectError {}
+
+fn kind_of(v: &Value) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(_) => Json::Boolean,
+        Value::Number(n) if n.is_i64() || n.is_u64() => Json::Integer,
+        Value::Number(_) => Json::Number,
+        Value::String(_) => Json::String,
+        Value::Array(_) => Json::Array,
+        Value::Object(_) => Json::Object,
+    }
+}
+
+fn kind_word(k: Json) -> &'static str {
+    match k {
+        Json::Null => "null",
+        Json::Boolean => "a boolean",
+        Json::Integer => "an integer",
+        Json::Number => "a number",
+        Json::String => "a string",
+        Json::Array => "an array",
+        Json::Object => "an object",
+    }
+}
+
+fn fits(arm: Json, value: Json) -> bool {
+    arm == value || (arm == Json::Number && value == Json::Integer)
+}
+
+fn has_path(v: &Value, path: &[&str]) -> bool {
+    let mut cur = v;
+    for key in path {
+        match cur.get(key) {
+            Some(next) => cur = next,
+            None => return false,
+        }
+    }
+    true
+}
+
+fn is_subset(a: &[&[&str]], b: &[&[&str]]) -> bool {
+    a.iter().all(|p| b.contains(p))
+}
+
+/// Chooses among `candidates` (index, arm) for an object value by required properties.
+fn most_specific(candidates: &[(usize, &Arm)], v: &Value) -> Result<usize, String> {
+    let matching: Vec<&(usize, &Arm)> = candidates
+        .iter()
+        .filter(|(_, a)| a.required.iter().all(|p| has_path(v, p)))
+        .collect();
+    let winners: Vec<usize> = matching
+        .iter()
+        .filter(|(_, m)| matching.iter().all(|(_, o)| is_subset(o.required, m.required)))
+        .map(|(i, _)| *i)
+        .collect();
+    if let [one] = winners.as_slice() {
+        return Ok(*one);
+    }
+    if matching.is_empty() {
+        let needs: Vec<String> = candidates
+            .iter()
+            .map(|(_, a)| {
+                let missing: Vec<String> = a
+                    .required
+                    .iter()
+                    .filter(|p| !has_path(v, p))
+                    .map(|p| format!("`{}`", p.join(".")))
+                    .collect();
+                format!("{} needs {}", a.name, missing.join(", "))
+            })
+            .collect();
+        return Err(format!("no arm fits: {}", needs.join("; ")));
+    }
+    if winners.len() > 1 {
+        // Same required properties: the arm that declares most of what is present, then
+        // the one that declares the fewest properties.
+        let present = |a: &Arm| match v {
+            Value::Object(m) => m.keys().filter(|k| a.known.contains(&k.as_str())).count(),
+            _ => 0,
+        };
+        let rank = |i: usize| {
+            let arm = candidates.iter().find(|(j, _)| *j == i).map(|(_, a)| *a).expect("winner is a candidate");
+            (std::cmp::Reverse(present(arm)), arm.known.len())
+        };
+        let best = winners.iter().map(|&i| rank(i)).min().expect("winners is not empty");
+        let top: Vec<usize> = winners.iter().copied().filter(|&i| rank(i) == best).collect();
+        if let [one] = top.as_slice() {
+            return Ok(*one);
+        }
+    }
+    let names: Vec<&str> = matching.iter().map(|(_, a)| a.name).collect();
+    Err(format!("ambiguous: the properties present fit {} equally well", names.join(" and ")))
+}
+
+impl Union {
+    /// Chooses the arm for `value`, by the rules in the [module docs](self).
+    pub fn select(&self, value: &Value) -> Result<usize, SelectError> {
+        select(self.tag, self.arms, value).map_err(|reason| SelectError { union: self.name, reason })
+    }
+
+    /// Decodes `value` as the payload of arm `index`, naming the arm in any error.
+    pub fn decode_arm<T: DeserializeOwned, E: serde::de::Error>(
+        &self,
+        index: usize,
+        value: Value,
+    ) -> Result<T, E> {
+        T::deserialize(value).map_err(|e| {
+            E::custom(format_args!("{} (as {}): {e}", self.name, self.arms[index].name))
+        })
+    }
+}
+
+fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, String> {
+    let kind = kind_of(value);
+    let mut candidates: Vec<(usize, &Arm)> = arms
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.shadowed && fits(a.json, kind))
+        .collect();
+    if candidates.is_empty() {
+        let expected: Vec<&str> = arms.iter().map(|a| kind_word(a.json)).collect();
+        return Err(format!("expected {}, found {}", expected.join(" or "), kind_word(kind)));
+    }
+    if let (Some(tag), Value::Object(map)) = (tag, value) {
+        match map.get(tag) {
+            Some(Value::String(t)) => {
+                let known: Vec<&str> = candidates.iter().flat_map(|(_, a)| a.tags.iter().copied()).collect();
+                candidates.retain(|(_, a)| a.tags.contains(&t.as_str()));
+                if candidates.is_empty() {
+                    return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
+                }
+            }
+            Some(other) => {
+                return Err(format!("`{tag}` must be a string, found {}", kind_word(kind_of(other))));
+            }
+            None => {
+                candidates.retain(|(_, a)| a.tag_optional);
+                if candidates.is_empty() {
+                    return Err(format!("missing `{tag}`"));
+                }
+            }
+        }
+    }
+    if let [(only, _)] = candidates.as_slice() {
+        return Ok(*only);
+    }
+    match value {
+        Value::Object(_) => most_specific(&candidates, value),
+        Value::Array(items) => {
+            let Some(first) = items.first() else {
+                return Err("an empty array fits several arms".to_string());
+            };
+            let item_arms: Vec<(usize, &Arm)> = candidates
+                .iter()
+                .flat_map(|(i, a)| a.items.iter().filter(|it| fits(it.json, kind_of(first))).map(move |it| (*i, it)))
+                .collect();
+            if first.is_object() {
+                let pick = most_specific(&item_arms, first).map_err(|e| format!("first element: {e}"))?;
+                Ok(pick)
+            } else {
+                Err("the first element does not tell the arms apart".to_string())
+            }
+        }
+        _ => {
+            if kind == Json::Integer {
+                if let Some((i, _)) = candidates.iter().find(|(_, a)| a.json == Json::Integer) {
+                    return Ok(*i);
+                }
+            }
+            let names: Vec<&str> = candidates.iter().map(|(_, a)| a.name).collect();
+            Err(format!("ambiguous: {} fits {}", kind_word(kind), names.join(" and ")))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! `mcp-codegen`: generates Rust types for the Model Context Protocol from the official
+//! `schema.json` of each protocol version.
+//!
+//! The pipeline is a chain of pure functions over the inputs it is given:
+//! [`load`] (parse, detect dialect, check keywords) → [`lower`] (the [`model`]) →
+//! [`emit`] (Rust source). [`generate`] runs the chain for a set of versions and returns
+//! every output file's path and contents; it does no I/O.
+
+pub mod docs;
+pub mod emit;
+pub mod load;
+pub mod lower;
+pub mod model;
+pub mod names;
+pub mod overrides;
+
+use std::fmt;
+
+use sha2::{Digest, Sha256};
+
+/// A generator error: what went wrong, in which file, at which JSON pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The input file, if the error is about one.
+    pub file: Option<String>,
+    /// JSON pointer inside the file (`#/$defs/Tool/properties/name`), if known.
+    pub pointer: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Error {
+    /// An error about a place in an input file.
+    pub fn at(file: &str, pointer: &str, message: impl Into<String>) -> Self {
+        let pointer = if pointer.is_empty() || pointer.starts_with('#') {
+            pointer.to_string()
+        } else {
+            format!("#{pointer}")
+        };
+        Error {
+            file: Some(file.to_string()),
+            pointer: (!pointer.is_empty()).then_some(pointer),
+            message: message.into(),
+        }
+    }
+
+    /// An error about no particular place.
+    pub fn msg(message: impl Into<String>) -> Self {
+        Error { file: None, pointer: None, message: message.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, &self.pointer) {
+            (Some(file), Some(p)) => write!(f, "{file} at {p}: {}", self.message),
+            (Some(file), None) => write!(f, "{file}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// One schema to generate from.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// Protocol version name (`2025-06-18`, `draft`).
+    pub version: String,
+    /// Path of the file relative to the workspace, used in headers and errors.
+    pub path: String,
+    /// File contents.
+    pub text: String,
+}
+
+/// Figures about one generated version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    /// Protocol version.
+    pub version: String,
+    /// Schema definitions.
+    pub definitions: usize,
+    /// Generated Rust types (definitions and named anonymous schemas).
+    pub items: usize,
+    /// Lines of generated Rust.
+    pub lines: usize,
+}
+
+/// What [`generate`] produces.
+#[derive(Debug, Clone)]
+pub struct Output {
+    /// Files to write, by path relative to the workspace root, sorted.
+    pub files: Vec<(String, String)>,
+    /// Per-version figures, in input order.
+    pub stats: Vec<Stats>,
+    /// The models, in input order.
+    pub models: Vec<model::Model>,
+}
+
+/// Lowercase hex sha256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Builds the model of one schema.
+pub fn model_of(input: &Input) -> Result<model::Model, Error> {
+    let doc = load::load(&input.path, &input.text)?;
+    lower::lower(&doc, &input.version, &sha256_hex(input.text.as_bytes()))
+}
+
+/// Runs the whole pipeline for every input. Paths in the output are relative to the
+/// workspace root (`generated/src/v2025_06_18/mod.rs`, `generated/ir/2025-06-18.json`).
+pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
+    let mut files = Vec::new();
+    let mut stats = Vec::new();
+    let mut models = Vec::new();
+    for input in inputs {
+        let model = model_of(input)?;
+        let module = emit::module_name(&input.version);
+        let mut lines = 0;
+        for (name, contents) in emit::emit(&model, &input.path)? {
+            lines += contents.lines().count();
+            files.push((format!("generated/src/{module}/{name}"), contents));
+        }
+        let ir = serde_json::json!({
+            "@generated": format!(
+                "by `cargo xtask codegen` from {} (sha256 {}); do not edit by hand",
+                input.path, model.schema_sha256
+            ),
+            "model": &model,
+        });
+        let ir = serde_json::to_string_pretty(&ir)
+            .map_err(|e| Error::msg(format!("internal error: model does not serialize: {e}")))?;
+        files.push((format!("generated/ir/{}.json", input.version), ir + "\n"));
+        stats.push(Stats {
+            version: input.version.clone(),
+            definitions: model
+                .types
+                .iter()
+                .filter(|t| matches!(t.origin, model::Origin::Definition(_)))
+                .count(),
+            items: model.types.len(),
+            lines,
+        });
+        models.push(model);
+    }
+    files.sort();
+    Ok(Output { files, stats, models })
+}

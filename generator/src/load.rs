@@ -1,0 +1,211 @@
+//! Loading: parse a schema file, detect its dialect, and check that it uses only the
+//! JSON Schema keywords the generator understands.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::model::Dialect;
+use crate::Error;
+
+/// Keywords the generator reads and acts on.
+pub const UNDERSTOOD_KEYWORDS: &[&str] = &[
+    "$ref",
+    "$schema",
+    "$defs",
+    "definitions",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "anyOf",
+    "allOf",
+    "const",
+    "enum",
+    "items",
+    "minimum",
+    "description",
+    "default",
+];
+
+/// Keywords that are accepted and deliberately not represented in the generated types,
+/// each with the reason. Everything not in this list or [`UNDERSTOOD_KEYWORDS`] is an error.
+pub const IGNORED_KEYWORDS: &[(&str, &str)] = &[
+    (
+        "format",
+        "string formats (uri, byte, date-time, email) are validation hints; values stay `String`",
+    ),
+    (
+        "maximum",
+        "range checks are validation, not shape; integers stay `i64`/`u64`",
+    ),
+    (
+        "minItems",
+        "array length checks are validation, not shape; arrays stay `Vec`",
+    ),
+    (
+        "maxItems",
+        "array length checks are validation, not shape; arrays stay `Vec`",
+    ),
+];
+
+/// A parsed schema file whose keywords have been checked.
+#[derive(Debug, Clone)]
+pub struct SchemaDoc {
+    /// The file name used in error messages.
+    pub file: String,
+    /// The dialect declared by `$schema`.
+    pub dialect: Dialect,
+    /// Definitions by schema name.
+    pub defs: BTreeMap<String, Value>,
+}
+
+impl SchemaDoc {
+    /// The JSON pointer of a definition, in this document's dialect.
+    pub fn def_pointer(&self, name: &str) -> String {
+        format!("{}/{}", self.defs_keyword(), escape_pointer(name))
+    }
+
+    fn defs_keyword(&self) -> &'static str {
+        match self.dialect {
+            Dialect::Draft07 => "#/definitions",
+            Dialect::Draft2020_12 => "#/$defs",
+        }
+    }
+
+    /// Resolves a `$ref` string to a definition name, or fails naming the pointer.
+    pub fn resolve_ref(&self, reference: &str, at: &str) -> Result<&str, Error> {
+        let prefix = format!("{}/", self.defs_keyword());
+        let name = reference
+            .strip_prefix(&prefix)
+            .map(unescape_pointer)
+            .ok_or_else(|| {
+                Error::at(
+                    &self.file,
+                    at,
+                    format!("unsupported $ref `{reference}`: expected `{prefix}<Name>`"),
+                )
+            })?;
+        match self.defs.get_key_value(&name) {
+            Some((key, _)) => Ok(key.as_str()),
+            None => Err(Error::at(
+                &self.file,
+                at,
+                format!("$ref `{reference}` points at no definition"),
+            )),
+        }
+    }
+}
+
+/// Escapes a JSON pointer segment.
+pub fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape_pointer(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// Parses and checks a schema file.
+pub fn load(file: &str, text: &str) -> Result<SchemaDoc, Error> {
+    if text.trim().is_empty() {
+        return Err(Error::at(file, "", "the file is empty"));
+    }
+    let root: Value = serde_json::from_str(text)
+        .map_err(|e| Error::at(file, "", format!("not valid JSON: {e}")))?;
+    let Value::Object(root) = root else {
+        return Err(Error::at(file, "", "the document is not a JSON object"));
+    };
+    let dialect = match root.get("$schema").and_then(Value::as_str) {
+        Some("http://json-schema.org/draft-07/schema#") => Dialect::Draft07,
+        Some("https://json-schema.org/draft/2020-12/schema") => Dialect::Draft2020_12,
+        Some(other) => {
+            return Err(Error::at(
+                file,
+                "/$schema",
+                format!("unknown dialect `{other}`: expected draft-07 or 2020-12"),
+            ));
+        }
+        None => return Err(Error::at(file, "", "no `$schema` declares the dialect")),
+    };
+    let defs_key = match dialect {
+        Dialect::Draft07 => "definitions",
+        Dialect::Draft2020_12 => "$defs",
+    };
+    for key in root.keys() {
+        if key != "$schema" && key != defs_key {
+            return Err(Error::at(
+                file,
+                &format!("/{}", escape_pointer(key)),
+                format!("unexpected top-level keyword `{key}` for this dialect"),
+            ));
+        }
+    }
+    let Some(Value::Object(defs)) = root.get(defs_key) else {
+        return Err(Error::at(
+            file,
+            &format!("/{defs_key}"),
+            format!("`{defs_key}` is missing or not an object"),
+        ));
+    };
+    let doc = SchemaDoc {
+        file: file.to_string(),
+        dialect,
+        defs: defs.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+    };
+    for (name, schema) in &doc.defs {
+        check_keywords(&doc, schema, &doc.def_pointer(name))?;
+    }
+    Ok(doc)
+}
+
+fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error> {
+    let Value::Object(map) = schema else {
+        if schema.is_boolean() {
+            return Ok(());
+        }
+        return Err(Error::at(&doc.file, at, "a schema must be an object or a boolean"));
+    };
+    for (key, value) in map {
+        let here = format!("{at}/{}", escape_pointer(key));
+        let understood = UNDERSTOOD_KEYWORDS.contains(&key.as_str())
+            || IGNORED_KEYWORDS.iter().any(|(k, _)| k == key);
+        if !understood || key == "$schema" || key == "$defs" || key == "definitions" {
+            return Err(Error::at(
+                &doc.file,
+                &here,
+                format!("unsupported keyword `{key}`"),
+            ));
+        }
+        match key.as_str() {
+            "properties" => {
+                let Value::Object(props) = value else {
+                    return Err(Error::at(&doc.file, &here, "`properties` must be an object"));
+                };
+                for (name, sub) in props {
+                    check_keywords(doc, sub, &format!("{here}/{}", escape_pointer(name)))?;
+                }
+            }
+            "items" | "additionalProperties" => check_keywords(doc, value, &here)?,
+            "anyOf" | "allOf" => {
+                let Value::Array(items) = value else {
+                    return Err(Error::at(&doc.file, &here, format!("`{key}` must be an array")));
+                };
+                if items.is_empty() {
+                    return Err(Error::at(&doc.file, &here, format!("`{key}` is empty")));
+                }
+                for (i, sub) in items.iter().enumerate() {
+                    check_keywords(doc, sub, &format!("{here}/{i}"))?;
+                }
+            }
+            "$ref" => {
+                let Some(reference) = value.as_str() else {
+                    return Err(Error::at(&doc.file, &here, "`$ref` must be a string"));
+                };
+                doc.resolve_ref(reference, &here)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,851 @@
+//! Lowering: a checked [`SchemaDoc`] becomes a sorted [`Model`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::load::SchemaDoc;
+use crate::model::{
+    ConstDef, ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef,
+    Variant,
+};
+use crate::{names, overrides, Error};
+
+/// How deep required-property paths of union arms reach into nested objects.
+const SIGNATURE_DEPTH: usize = 2;
+
+struct Lowerer<'a> {
+    doc: &'a SchemaDoc,
+    /// Schema name → Rust name, for every definition.
+    def_names: BTreeMap<String, String>,
+    /// Canonical JSON of structured definitions → definition name, for recognising
+    /// definitions that upstream inlined again elsewhere.
+    canonical: BTreeMap<String, Option<String>>,
+    types: BTreeMap<String, TypeDef>,
+    consts: BTreeMap<String, ConstDef>,
+}
+
+/// Lowers a schema document to the model of one protocol version.
+pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Model, Error> {
+    let mut def_names = BTreeMap::new();
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for name in doc.defs.keys() {
+        let rust = overrides::rename(name)
+            .map(str::to_string)
+            .unwrap_or_else(|| names::type_name(name));
+        if let Some(other) = seen.insert(rust.clone(), name.clone()) {
+            return Err(Error::at(
+                &doc.file,
+                &doc.def_pointer(name),
+                format!(
+                    "definitions `{other}` and `{name}` both become the Rust name `{rust}`; \
+                     add a rename to overrides::RENAMES"
+                ),
+            ));
+        }
+        def_names.insert(name.clone(), rust);
+    }
+    let mut canonical: BTreeMap<String, Option<String>> = BTreeMap::new();
+    for (name, schema) in &doc.defs {
+        if is_structured(schema) {
+            canonical
+                .entry(canonical_key(schema))
+                .and_modify(|e| *e = None)
+                .or_insert_with(|| Some(name.clone()));
+        }
+    }
+    let mut lw = Lowerer {
+        doc,
+        def_names,
+        canonical,
+        types: BTreeMap::new(),
+        consts: BTreeMap::new(),
+    };
+    for (name, schema) in &doc.defs {
+        lw.lower_def(name, schema)?;
+    }
+    lw.finish_unions()?;
+    lw.derive_flags();
+    Ok(Model {
+        version: version.to_string(),
+        dialect: doc.dialect,
+        schema_sha256: schema_sha256.to_string(),
+        types: lw.types.into_values().collect(),
+        consts: lw.consts.into_values().collect(),
+    })
+}
+
+fn is_structured(schema: &Value) -> bool {
+    schema.get("properties").is_some()
+        || schema.get("anyOf").is_some()
+        || schema.get("items").is_some_and(|i| i.get("anyOf").is_some())
+}
+
+fn canonical_key(schema: &Value) -> String {
+    let mut s = schema.clone();
+    if let Value::Object(m) = &mut s {
+        m.remove("description");
+    }
+    s.to_string()
+}
+
+fn description(schema: &Value) -> Option<String> {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+fn as_object<'v>(doc: &SchemaDoc, schema: &'v Value, at: &str) -> Result<&'v Map<String, Value>, Error> {
+    schema
+        .as_object()
+        .ok_or_else(|| Error::at(&doc.file, at, "expected a schema object here"))
+}
+
+/// The `type` keyword as a list of names.
+fn types_of(doc: &SchemaDoc, schema: &Map<String, Value>, at: &str) -> Result<Vec<String>, Error> {
+    match schema.get("type") {
+        None => Ok(Vec::new()),
+        Some(Value::String(s)) => Ok(vec![s.clone()]),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|t| {
+                t.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| Error::at(&doc.file, &format!("{at}/type"), "`type` entries must be strings"))
+            })
+            .collect(),
+        Some(_) => Err(Error::at(&doc.file, &format!("{at}/type"), "`type` must be a string or an array")),
+    }
+}
+
+impl Lowerer<'_> {
+    fn err(&self, at: &str, msg: impl Into<String>) -> Error {
+        Error::at(&self.doc.file, at, msg)
+    }
+
+    fn add_type(&mut self, def: TypeDef, at: &str) -> Result<(), Error> {
+        if let Some(existing) = self.types.get(&def.name) {
+            return Err(self.err(
+                at,
+                format!(
+                    "the Rust name `{}` is produced twice ({:?} and {:?})",
+                    def.name, existing.origin, def.origin
+                ),
+            ));
+        }
+        self.types.insert(def.name.clone(), def);
+        Ok(())
+    }
+
+    fn lower_def(&mut self, name: &str, schema: &Value) -> Result<(), Error> {
+        let at = self.doc.def_pointer(name);
+        let rust = self.def_names[name].clone();
+        let kind = if overrides::is_free_form(name) {
+            Kind::Alias { target: TypeRef::Any }
+        } else {
+            self.lower_kind(schema, &rust, &at)?
+        };
+        self.add_type(
+            TypeDef {
+                name: rust,
+                origin: Origin::Definition(name.to_string()),
+                description: description(schema),
+                kind,
+                default: false,
+                eq_hash: false,
+            },
+            &at,
+        )
+    }
+
+    /// Lowers a schema that gets a name of its own.
+    fn lower_kind(&mut self, schema: &Value, name: &str, at: &str) -> Result<Kind, Error> {
+        let map = as_object(self.doc, schema, at)?;
+        if let Some(Value::String(r)) = map.get("$ref") {
+            let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?.to_string();
+            return Ok(Kind::Alias { target: self.def_ref(&target) });
+        }
+        if map.contains_key("allOf") {
+            let merged = self.merge_all_of(map, at)?;
+            return self.lower_object(&merged, name, at);
+        }
+        if let Some(Value::Array(arms)) = map.get("anyOf") {
+            return self.lower_union(arms, name, at);
+        }
+        if map.contains_key("enum") {
+            return self.lower_enum(map, at);
+        }
+        let types = types_of(self.doc, map, at)?;
+        match types.as_slice() {
+            [t] if t == "object" => self.lower_object(map, name, at),
+            [_] => {
+                let (ty, nullable) = self.lower_ref(schema, name, at)?;
+                debug_assert!(!nullable);
+                Ok(Kind::Alias { target: ty })
+            }
+            [] => Err(self.err(at, "a definition needs `type`, `$ref`, `anyOf`, `allOf` or `enum`")),
+            _ if types.iter().any(|t| t == "null") => Err(self.err(
+                at,
+                "a nullable definition is not supported; nullability belongs to the field",
+            )),
+            _ => {
+                let arms: Vec<Value> = types.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                self.lower_union(&arms, name, at)
+            }
+        }
+    }
+
+    fn def_ref(&self, def: &str) -> TypeRef {
+        if overrides::is_free_form(def) {
+            TypeRef::Any
+        } else {
+            TypeRef::Named(self.def_names[def].clone())
+        }
+    }
+
+    /// Lowers a schema used by a field, an array, a map or a union arm. Anonymous
+    /// structures become named types called `name`. Returns the type and nullability.
+    fn lower_ref(&mut self, schema: &Value, name: &str, at: &str) -> Result<(TypeRef, bool), Error> {
+        if schema == &Value::Bool(true) {
+            return Ok((TypeRef::Any, false));
+        }
+        let map = as_object(self.doc, schema, at)?;
+        if let Some(Value::String(r)) = map.get("$ref") {
+            let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?.to_string();
+            return Ok((self.def_ref(&target), false));
+        }
+        if is_structured(schema) {
+            if let Some(Some(def)) = self.canonical.get(&canonical_key(schema)) {
+                // An anonymous copy of a definition refers to it (not the definition itself).
+                if self.def_names[def] != name {
+                    return Ok((self.def_ref(&def.clone()), false));
+                }
+            }
+        }
+        if let Some(c) = map.get("const") {
+            return Ok((self.lower_const(c, at)?, false));
+        }
+        if map.contains_key("anyOf") || map.contains_key("allOf") || map.contains_key("enum") {
+            let kind = self.lower_kind(schema, name, at)?;
+            self.add_inline(name, schema, kind, at)?;
+            return Ok((TypeRef::Named(name.to_string()), false));
+        }
+        let mut types = types_of(self.doc, map, at)?;
+        let nullable = types.iter().any(|t| t == "null");
+        types.retain(|t| t != "null");
+        let ty = match types.as_slice() {
+            [] if map.is_empty() || map.keys().all(|k| k == "description") => TypeRef::Any,
+            [] => return Err(self.err(at, "cannot tell the type of this schema")),
+            [t] => match t.as_str() {
+                "string" => TypeRef::String,
+                "integer" => match map.get("minimum").and_then(Value::as_f64) {
+                    Some(min) if min >= 0.0 => TypeRef::Unsigned,
+                    _ => TypeRef::Integer,
+                },
+                "number" => TypeRef::Number,
+                "boolean" => TypeRef::Boolean,
+                "array" => {
+                    let items = map
+                        .get("items")
+                        .ok_or_else(|| self.err(at, "an array schema needs `items`"))?;
+                    let (item, item_null) =
+                        self.lower_ref(items, &format!("{name}Item"), &format!("{at}/items"))?;
+                    if item_null {
+                        return Err(self.err(&format!("{at}/items"), "nullable array items are not supported"));
+                    }
+                    TypeRef::Array(Box::new(item))
+                }
+                "object" => {
+                    let has_props = map
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .is_some_and(|p| !p.is_empty());
+                    if has_props {
+                        let kind = self.lower_object(map, name, at)?;
+                        self.add_inline(name, schema, kind, at)?;
+                        TypeRef::Named(name.to_string())
+                    } else {
+                        TypeRef::Map(Box::new(self.additional(map, name, at)?.unwrap_or(TypeRef::Any)))
+                    }
+                }
+                other => return Err(self.err(&format!("{at}/type"), format!("unsupported type `{other}`"))),
+            },
+            _ => {
+                let arms: Vec<Value> = types.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                let kind = self.lower_union(&arms, name, at)?;
+                self.add_inline(name, schema, kind, at)?;
+                TypeRef::Named(name.to_string())
+            }
+        };
+        Ok((ty, nullable))
+    }
+
+    fn add_inline(&mut self, name: &str, schema: &Value, kind: Kind, at: &str) -> Result<(), Error> {
+        if self.def_names.values().any(|n| n == name) {
+            return Err(self.err(
+                at,
+                format!("the anonymous schema here would be named `{name}`, which a definition already uses"),
+            ));
+        }
+        self.add_type(
+            TypeDef {
+                name: name.to_string(),
+                origin: Origin::Inline(at.to_string()),
+                description: description(schema),
+                kind,
+                default: false,
+                eq_hash: false,
+            },
+            at,
+        )
+    }
+
+    fn lower_const(&mut self, value: &Value, at: &str) -> Result<TypeRef, Error> {
+        let (name, value) = match value {
+            Value::String(s) => (names::type_name(s), ConstValue::String(s.clone())),
+            Value::Number(n) if n.is_i64() => {
+                let i = n.as_i64().unwrap_or_default();
+                let name = if i < 0 { format!("Minus{}", i.unsigned_abs()) } else { format!("Plus{i}") };
+                (name, ConstValue::Integer(i))
+            }
+            _ => return Err(self.err(&format!("{at}/const"), "only string and integer consts are supported")),
+        };
+        if let Some(existing) = self.consts.get(&name) {
+            if existing.value != value {
+                return Err(self.err(
+                    &format!("{at}/const"),
+                    format!("consts {:?} and {:?} both become the marker `{name}`", existing.value, value),
+                ));
+            }
+        } else {
+            self.consts.insert(name.clone(), ConstDef { name: name.clone(), value });
+        }
+        Ok(TypeRef::Const(name))
+    }
+
+    fn lower_enum(&mut self, map: &Map<String, Value>, at: &str) -> Result<Kind, Error> {
+        let Some(Value::Array(values)) = map.get("enum") else {
+            return Err(self.err(&format!("{at}/enum"), "`enum` must be an array"));
+        };
+        let mut out = BTreeSet::new();
+        for v in values {
+            let s = v
+                .as_str()
+                .ok_or_else(|| self.err(&format!("{at}/enum"), "only string enums are supported"))?;
+            out.insert(s.to_string());
+        }
+        let mut variants = BTreeMap::new();
+        for v in &out {
+            if let Some(prev) = variants.insert(names::variant_name(v), v) {
+                return Err(self.err(
+                    &format!("{at}/enum"),
+                    format!("enum values `{prev}` and `{v}` get the same Rust variant name"),
+                ));
+            }
+        }
+        Ok(Kind::StringEnum { values: out.into_iter().collect() })
+    }
+
+    /// The type of additional properties: `None` when the object is closed.
+    fn additional(&mut self, map: &Map<String, Value>, name: &str, at: &str) -> Result<Option<TypeRef>, Error> {
+        match map.get("additionalProperties") {
+            None | Some(Value::Bool(false)) => Ok(None),
+            Some(Value::Bool(true)) => Ok(Some(TypeRef::Any)),
+            Some(Value::Object(o)) if o.is_empty() => Ok(Some(TypeRef::Any)),
+            Some(schema) => {
+                let (ty, nullable) =
+                    self.lower_ref(schema, &format!("{name}Value"), &format!("{at}/additionalProperties"))?;
+                if nullable {
+                    return Err(self.err(at, "nullable additional properties are not supported"));
+                }
+                Ok(Some(ty))
+            }
+        }
+    }
+
+    fn lower_object(&mut self, map: &Map<String, Value>, name: &str, at: &str) -> Result<Kind, Error> {
+        let required: BTreeSet<&str> = match map.get("required") {
+            None => BTreeSet::new(),
+            Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+            Some(_) => return Err(self.err(&format!("{at}/required"), "`required` must be an array")),
+        };
+        let empty = Map::new();
+        let props = map.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        for r in &required {
+            if !props.contains_key(*r) {
+                return Err(self.err(
+                    &format!("{at}/required"),
+                    format!("required property `{r}` is not among the properties"),
+                ));
+            }
+        }
+        let mut fields = Vec::new();
+        let mut rust_names = BTreeMap::new();
+        for (wire, schema) in props {
+            let here = format!("{at}/properties/{}", crate::load::escape_pointer(wire));
+            let field_name = names::field_name(wire);
+            if let Some(other) = rust_names.insert(field_name.clone(), wire.clone()) {
+                return Err(self.err(
+                    &here,
+                    format!("properties `{other}` and `{wire}` both become the field `{field_name}`"),
+                ));
+            }
+            let inline_name = format!("{name}{}", names::type_name(wire));
+            let (ty, nullable) = self.lower_ref(schema, &inline_name, &here)?;
+            fields.push(Field {
+                name: field_name,
+                wire: wire.clone(),
+                ty,
+                required: required.contains(wire.as_str()),
+                nullable,
+                default: schema.get("default").cloned(),
+                description: description(schema),
+            });
+        }
+        let additional = self.additional(map, name, at)?;
+        if additional.is_some() && rust_names.contains_key("extra") {
+            return Err(self.err(at, "an open object with a property named `extra` is not supported"));
+        }
+        Ok(Kind::Struct { fields, additional })
+    }
+
+    /// Merges the parts of an `allOf` into one object schema.
+    fn merge_all_of(&self, map: &Map<String, Value>, at: &str) -> Result<Map<String, Value>, Error> {
+        let mut out = Map::new();
+        out.insert("type".into(), Value::String("object".into()));
+        let mut props = Map::new();
+        let mut required = BTreeSet::new();
+        let mut parts: Vec<(Value, String)> = Vec::new();
+        if let Some(Value::Array(all)) = map.get("allOf") {
+            for (i, part) in all.iter().enumerate() {
+                parts.push((part.clone(), format!("{at}/allOf/{i}")));
+            }
+        }
+        let mut rest = map.clone();
+        rest.remove("allOf");
+        rest.remove("description");
+        if !rest.is_empty() {
+            parts.push((Value::Object(rest), at.to_string()));
+        }
+        let mut depth = 0;
+        while let Some((part, here)) = parts.first().cloned() {
+            parts.remove(0);
+            let pmap = as_object(self.doc, &part, &here)?;
+            if let Some(Value::String(r)) = pmap.get("$ref") {
+                depth += 1;
+                if depth > 64 {
+                    return Err(self.err(&here, "`$ref` cycle inside `allOf`"));
+                }
+                let target = self.doc.resolve_ref(r, &format!("{here}/$ref"))?;
+                parts.insert(0, (self.doc.defs[target].clone(), self.doc.def_pointer(target)));
+                continue;
+            }
+            if let Some(Value::Array(inner)) = pmap.get("allOf") {
+                for (i, p) in inner.iter().enumerate().rev() {
+                    parts.insert(0, (p.clone(), format!("{here}/allOf/{i}")));
+                }
+            }
+            for (k, v) in pmap {
+                match k.as_str() {
+                    "allOf" | "description" => {}
+                    "type" if v == "object" => {}
+                    "properties" => {
+                        for (pk, pv) in v.as_object().into_iter().flatten() {
+                            let merged = match props.remove(pk) {
+                                None => pv.clone(),
+                                Some(prev) => merge_property(&prev, pv).ok_or_else(|| {
+                                    self.err(&here, format!("`allOf` parts disagree on property `{pk}`"))
+                                })?,
+                            };
+                            props.insert(pk.clone(), merged);
+                        }
+                    }
+                    "required" => {
+                        for r in v.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                            required.insert(r.to_string());
+                        }
+                    }
+                    "additionalProperties" => {
+                        if let Some(prev) = out.get(k) {
+                            if prev != v {
+                                return Err(self.err(&here, "`allOf` parts disagree on `additionalProperties`"));
+                            }
+                        }
+                        out.insert(k.clone(), v.clone());
+                    }
+                    other => {
+                        return Err(self.err(&here, format!("`{other}` inside `allOf` is not supported")));
+                    }
+                }
+            }
+        }
+        out.insert("properties".into(), Value::Object(props));
+        out.insert(
+            "required".into(),
+            Value::Array(required.into_iter().map(Value::String).collect()),
+        );
+        Ok(out)
+    }
+
+    fn lower_union(&mut self, arms: &[Value], name: &str, at: &str) -> Result<Kind, Error> {
+        let mut variants: Vec<Variant> = Vec::new();
+        for (i, arm) in arms.iter().enumerate() {
+            let here = format!("{at}/anyOf/{i}");
+            let map = as_object(self.doc, arm, &here)?;
+            let mut pieces: Vec<(String, TypeRef)> = Vec::new();
+            let types = types_of(self.doc, map, &here)?;
+            if map.get("$ref").is_none() && types.len() > 1 {
+                for t in &types {
+                    let (ty, _) = self.lower_ref(&serde_json::json!({ "type": t }), name, &here)?;
+                    pieces.push((names::type_name(t), ty));
+                }
+            } else {
+                let (ty, nullable) = self.lower_ref(arm, &format!("{name}Variant{i}"), &here)?;
+                if nullable {
+                    return Err(self.err(&here, "a nullable union arm is not supported"));
+                }
+                let vname = match &ty {
+                    TypeRef::Named(n) => n.clone(),
+                    TypeRef::Array(_) => "Array".to_string(),
+                    TypeRef::Map(_) => "Object".to_string(),
+                    TypeRef::String => "String".to_string(),
+                    TypeRef::Integer | TypeRef::Unsigned => "Integer".to_string(),
+                    TypeRef::Number => "Number".to_string(),
+                    TypeRef::Boolean => "Boolean".to_string(),
+                    TypeRef::Const(c) => c.clone(),
+                    TypeRef::Any => return Err(self.err(&here, "an arm that accepts anything makes the union meaningless")),
+                };
+                pieces.push((vname, ty));
+            }
+            for (vname, ty) in pieces {
+                if variants.iter().any(|v| v.name == vname) {
+                    return Err(self.err(&here, format!("two arms of this union are both called `{vname}`")));
+                }
+                variants.push(Variant {
+                    name: vname,
+                    ty,
+                    signature: Signature {
+                        json: JsonKind::Null,
+                        tags: Vec::new(),
+                        tag_optional: false,
+                        required: Vec::new(),
+                        known: Vec::new(),
+                        items: Vec::new(),
+                        shadowed_by: None,
+                    },
+                });
+            }
+        }
+        Ok(Kind::Union { variants, tag: None })
+    }
+
+    /// Follows aliases to the type a reference finally denotes.
+    fn resolve<'t>(&'t self, ty: &'t TypeRef) -> &'t TypeRef {
+        let mut cur = ty;
+        for _ in 0..32 {
+            match cur {
+                TypeRef::Named(n) => match self.types.get(n).map(|t| &t.kind) {
+                    Some(Kind::Alias { target }) => cur = target,
+                    _ => return cur,
+                },
+                _ => return cur,
+            }
+        }
+        cur
+    }
+
+    fn struct_fields(&self, ty: &TypeRef) -> Option<&Vec<Field>> {
+        match self.resolve(ty) {
+            TypeRef::Named(n) => match self.types.get(n).map(|t| &t.kind) {
+                Some(Kind::Struct { fields, .. }) => Some(fields),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn required_paths(&self, fields: &[Field], prefix: &str, depth: usize, out: &mut Vec<String>) {
+        for f in fields.iter().filter(|f| f.required) {
+            let path = format!("{prefix}{}", f.wire);
+            out.push(path.clone());
+            if depth > 1 {
+                if let Some(sub) = self.struct_fields(&f.ty) {
+                    self.required_paths(sub, &format!("{path}."), depth - 1, out);
+                }
+            }
+        }
+    }
+
+    /// The values a field can take if it is a const or a string enum.
+    fn tag_values(&self, ty: &TypeRef) -> Option<Vec<String>> {
+        match self.resolve(ty) {
+            TypeRef::Const(c) => match &self.consts[c].value {
+                ConstValue::String(s) => Some(vec![s.clone()]),
+                ConstValue::Integer(_) => None,
+            },
+            TypeRef::Named(n) => match &self.types[n].kind {
+                Kind::StringEnum { values } => Some(values.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn signature(&self, ty: &TypeRef, at: &str) -> Result<Signature, Error> {
+        let mut sig = Signature {
+            json: JsonKind::Object,
+            tags: Vec::new(),
+            tag_optional: false,
+            required: Vec::new(),
+            known: Vec::new(),
+            items: Vec::new(),
+            shadowed_by: None,
+        };
+        match self.resolve(ty) {
+            TypeRef::Named(n) => match &self.types[n].kind {
+                Kind::Struct { fields, .. } => {
+                    self.required_paths(fields, "", SIGNATURE_DEPTH, &mut sig.required);
+                    sig.required.sort();
+                    sig.known = fields.iter().map(|f| f.wire.clone()).collect();
+                    sig.known.sort();
+                }
+                Kind::StringEnum { .. } => sig.json = JsonKind::String,
+                Kind::Union { variants, .. } => {
+                    let kinds: BTreeSet<JsonKind> = variants
+                        .iter()
+                        .map(|v| self.signature(&v.ty, at).map(|s| s.json))
+                        .collect::<Result<_, _>>()?;
+                    if kinds.len() != 1 {
+                        return Err(self.err(at, format!("union `{n}` of several JSON kinds cannot be an arm of another union")));
+                    }
+                    sig.json = kinds.into_iter().next().unwrap_or(JsonKind::Object);
+                }
+                Kind::Alias { .. } => return Err(self.err(at, format!("alias cycle through `{n}`"))),
+            },
+            TypeRef::Const(c) => {
+                sig.json = match self.consts[c].value {
+                    ConstValue::String(_) => JsonKind::String,
+                    ConstValue::Integer(_) => JsonKind::Integer,
+                }
+            }
+            TypeRef::Array(inner) => {
+                sig.json = JsonKind::Array;
+                sig.items = match self.resolve(inner) {
+                    TypeRef::Named(n) => match &self.types[n].kind {
+                        Kind::Union { variants, .. } => variants.iter().map(|v| v.signature.clone()).collect(),
+                        _ => vec![self.signature(inner, at)?],
+                    },
+                    _ => vec![self.signature(inner, at)?],
+                };
+            }
+            other => sig.json = other.json_kind().unwrap_or(JsonKind::Object),
+        }
+        Ok(sig)
+    }
+
+    /// Computes each union's decoding facts: arm signatures, tag, and shadowed arms.
+    /// Unions are processed so that a union used inside an array arm is done first.
+    fn finish_unions(&mut self) -> Result<(), Error> {
+        let union_names: Vec<String> = self
+            .types
+            .values()
+            .filter(|t| matches!(t.kind, Kind::Union { .. }))
+            .map(|t| t.name.clone())
+            .collect();
+        // Two passes: the second sees item signatures of unions finished in the first.
+        for _ in 0..2 {
+            for name in &union_names {
+                self.finish_union(name)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish_union(&mut self, name: &str) -> Result<(), Error> {
+        let at = match &self.types[name].origin {
+            Origin::Definition(d) => self.doc.def_pointer(d),
+            Origin::Inline(p) => p.clone(),
+        };
+        let Kind::Union { variants, .. } = &self.types[name].kind else { return Ok(()) };
+        let mut variants = variants.clone();
+        for v in &mut variants {
+            v.signature = self.signature(&v.ty, &at)?;
+        }
+        // A tag: a property every object arm has as a const or string enum, with at least
+        // two distinct values; the one with the most distinct values wins.
+        let object_arms: Vec<usize> = (0..variants.len())
+            .filter(|&i| variants[i].signature.json == JsonKind::Object)
+            .collect();
+        let mut tag = None;
+        if object_arms.len() > 1 {
+            let mut candidates: Option<BTreeSet<String>> = None;
+            for &i in &object_arms {
+                let props: BTreeSet<String> = self
+                    .struct_fields(&variants[i].ty)
+                    .map(|fs| {
+                        fs.iter()
+                            .filter(|f| self.tag_values(&f.ty).is_some())
+                            .map(|f| f.wire.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                candidates = Some(match candidates {
+                    None => props,
+                    Some(c) => c.intersection(&props).cloned().collect(),
+                });
+            }
+            let mut best: Option<(usize, String)> = None;
+            for prop in candidates.unwrap_or_default() {
+                let mut distinct = BTreeSet::new();
+                for &i in &object_arms {
+                    for f in self.struct_fields(&variants[i].ty).into_iter().flatten() {
+                        if f.wire == prop {
+                            distinct.extend(self.tag_values(&f.ty).unwrap_or_default());
+                        }
+                    }
+                }
+                if distinct.len() >= 2 && best.as_ref().is_none_or(|(n, _)| distinct.len() > *n) {
+                    best = Some((distinct.len(), prop));
+                }
+            }
+            if let Some((_, prop)) = best {
+                for &i in &object_arms {
+                    let field = self
+                        .struct_fields(&variants[i].ty)
+                        .and_then(|fs| fs.iter().find(|f| f.wire == prop))
+                        .cloned();
+                    if let Some(f) = field {
+                        let sig = &mut variants[i].signature;
+                        sig.tags = self.tag_values(&f.ty).unwrap_or_default();
+                        sig.tag_optional = !f.required;
+                    }
+                }
+                tag = Some(prop);
+            }
+        }
+        for v in &mut variants {
+            if let Some(chosen) = overrides::chosen_instead_of(&self.schema_name(&v.ty)) {
+                v.signature.shadowed_by = Some(self.def_names[chosen].clone());
+            }
+        }
+        // Arms that no JSON value tells apart must be listed in the override table.
+        for i in 0..variants.len() {
+            for j in i + 1..variants.len() {
+                let (a, b) = (&variants[i].signature, &variants[j].signature);
+                if a.shadowed_by.is_some() || b.shadowed_by.is_some() || a.json != b.json {
+                    continue;
+                }
+                let tags_overlap = a.tags.is_empty()
+                    || b.tags.is_empty()
+                    || a.tags.iter().any(|t| b.tags.contains(t))
+                    || (a.tag_optional && b.tag_optional);
+                if tags_overlap && a.required == b.required && a.known == b.known && a.items == b.items {
+                    return Err(self.err(
+                        &at,
+                        format!(
+                            "union `{name}`: arms `{}` and `{}` cannot be told apart by any JSON value; \
+                             list one in overrides::INDISTINGUISHABLE_ARMS",
+                            variants[i].name, variants[j].name
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(TypeDef { kind: Kind::Union { variants: v, tag: t }, .. }) = self.types.get_mut(name) {
+            *v = variants;
+            *t = tag;
+        }
+        Ok(())
+    }
+
+    fn schema_name(&self, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::Named(n) => match self.types.get(n).map(|t| &t.origin) {
+                Some(Origin::Definition(d)) => d.clone(),
+                _ => n.clone(),
+            },
+            _ => String::new(),
+        }
+    }
+
+    /// Decides which types can derive `Default`, `Eq` and `Hash` (a fixpoint over the graph).
+    fn derive_flags(&mut self) {
+        for t in self.types.values_mut() {
+            t.default = matches!(t.kind, Kind::Struct { .. } | Kind::Alias { .. });
+            t.eq_hash = true;
+        }
+        loop {
+            let mut changed = false;
+            let names: Vec<String> = self.types.keys().cloned().collect();
+            for n in names {
+                let t = &self.types[&n];
+                let (default, eq_hash) = match &t.kind {
+                    Kind::Struct { fields, additional } => {
+                        let default = t.default
+                            && fields.iter().all(|f| !f.required || f.nullable || self.ty_default(&f.ty));
+                        let eq_hash = t.eq_hash
+                            && additional.is_none()
+                            && fields.iter().all(|f| self.ty_eq_hash(&f.ty));
+                        (default, eq_hash)
+                    }
+                    Kind::StringEnum { .. } => (false, true),
+                    Kind::Union { variants, .. } => {
+                        (false, t.eq_hash && variants.iter().all(|v| self.ty_eq_hash(&v.ty)))
+                    }
+                    Kind::Alias { target } => (t.default && self.ty_default(target), t.eq_hash && self.ty_eq_hash(target)),
+                };
+                let t = self.types.get_mut(&n).expect("type exists");
+                if (t.default, t.eq_hash) != (default, eq_hash) {
+                    t.default = default;
+                    t.eq_hash = eq_hash;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn ty_default(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(n) => self.types[n].default,
+            TypeRef::Number => false,
+            _ => true,
+        }
+    }
+
+    fn ty_eq_hash(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Named(n) => self.types[n].eq_hash,
+            TypeRef::Any | TypeRef::Map(_) => false,
+            TypeRef::Array(inner) => self.ty_eq_hash(inner),
+            _ => true,
+        }
+    }
+}
+
+/// Merges two schemas for the same property from different `allOf` parts.
+fn merge_property(a: &Value, b: &Value) -> Option<Value> {
+    let (Value::Object(a), Value::Object(b)) = (a, b) else {
+        return if a == b { Some(a.clone()) } else { None };
+    };
+    let mut out = a.clone();
+    for (k, v) in b {
+        match out.get(k) {
+            Some(prev) if prev != v && k != "description" => {
+                if let (Value::Object(_), Value::Object(_)) = (prev, v) {
+                    let merged = merge_property(prev, v)?;
+                    out.insert(k.clone(), merged);
+                } else {
+                    return None;
+                }
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Some(Value::Object(out))
+}

@@ -1,0 +1,240 @@
+//! The intermediate model (IR): plain serde data that the emitters read.
+//!
+//! Lowering ([`crate::lower`]) produces one [`Model`] per protocol version. Everything
+//! in it is sorted, so serializing a model gives byte-identical JSON for the same input.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything the emitters need to know about one protocol version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// Protocol version name, e.g. `2025-06-18` or `draft`.
+    pub version: String,
+    /// JSON Schema dialect the schema file is written in.
+    pub dialect: Dialect,
+    /// Lowercase hex sha256 of the schema file the model was built from.
+    pub schema_sha256: String,
+    /// Every named type, sorted by Rust name.
+    pub types: Vec<TypeDef>,
+    /// Const marker types used by fields, sorted by Rust name.
+    pub consts: Vec<ConstDef>,
+}
+
+/// The two JSON Schema dialects the upstream schemas are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// JSON Schema draft-07, definitions under `definitions`.
+    Draft07,
+    /// JSON Schema 2020-12, definitions under `$defs`.
+    Draft2020_12,
+}
+
+/// A named Rust item generated for the schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypeDef {
+    /// Rust identifier.
+    pub name: String,
+    /// Where the type comes from.
+    pub origin: Origin,
+    /// Description lines from the schema (raw, not yet rendered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Shape of the type.
+    pub kind: Kind,
+    /// Whether `Default` can be derived.
+    pub default: bool,
+    /// Whether `Eq` and `Hash` can be derived.
+    pub eq_hash: bool,
+}
+
+/// Where a generated type comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// A named schema definition, with its name as the schema spells it.
+    Definition(String),
+    /// An anonymous schema inside a definition, with its JSON pointer.
+    Inline(String),
+}
+
+/// The shape of a generated type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Kind {
+    /// An object with known properties.
+    Struct {
+        /// Fields sorted by wire name.
+        fields: Vec<Field>,
+        /// Type of additional properties, if the object is open.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        additional: Option<TypeRef>,
+    },
+    /// A string restricted to a fixed set of values.
+    StringEnum {
+        /// The values, sorted.
+        values: Vec<String>,
+    },
+    /// A union, decoded by the rule in `decode`.
+    Union {
+        /// The arms in schema order.
+        variants: Vec<Variant>,
+        /// Discriminating property, if every object arm has a const or enum there.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tag: Option<String>,
+    },
+    /// Another name for a type.
+    Alias {
+        /// The aliased type.
+        target: TypeRef,
+    },
+}
+
+/// One field of a struct.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// Rust identifier (raw identifiers spelled with `r#`).
+    pub name: String,
+    /// Name on the wire.
+    pub wire: String,
+    /// Field type, without the `Option` that optionality or nullability adds.
+    pub ty: TypeRef,
+    /// Whether the schema lists the property as required.
+    pub required: bool,
+    /// Whether `null` is an accepted value.
+    pub nullable: bool,
+    /// The schema's `default`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+    /// Raw description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// One arm of a union.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    /// Rust variant name.
+    pub name: String,
+    /// Payload type.
+    pub ty: TypeRef,
+    /// What a JSON value must look like for this arm to be chosen.
+    pub signature: Signature,
+}
+
+/// The facts a union decoder checks to choose an arm, without trying to decode it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signature {
+    /// JSON kind of the arm.
+    pub json: JsonKind,
+    /// Tag values that select this arm (for tagged unions), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Whether the arm is chosen when the tag property is absent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tag_optional: bool,
+    /// Required property paths (dot separated), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
+    /// For an object arm: every property it declares, sorted. Breaks ties between arms
+    /// with the same required properties.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<String>,
+    /// For an array arm: the signatures its first element is matched against.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<Signature>,
+    /// Set when this arm cannot be told apart from another arm, which decoding chooses
+    /// instead (see `overrides::INDISTINGUISHABLE_ARMS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<String>,
+}
+
+/// The kind of a JSON value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonKind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Boolean,
+    /// A number with no fraction or exponent that fits i64 or u64.
+    Integer,
+    /// Any number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// A reference to a type from a field, an alias or a union arm.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type", content = "of")]
+pub enum TypeRef {
+    /// A generated type, by Rust name.
+    Named(String),
+    /// A const marker, by Rust name.
+    Const(String),
+    /// `String`
+    String,
+    /// `i64`
+    Integer,
+    /// `u64` (an integer with `minimum` >= 0)
+    Unsigned,
+    /// `serde_json::Number`, which writes back what it read.
+    Number,
+    /// `bool`
+    Boolean,
+    /// Any JSON value.
+    Any,
+    /// A JSON array of the inner type.
+    Array(Box<TypeRef>),
+    /// A JSON object whose values all have the inner type.
+    Map(Box<TypeRef>),
+}
+
+/// A zero-sized marker type that accepts exactly one JSON value.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ConstDef {
+    /// Rust identifier.
+    pub name: String,
+    /// The one value.
+    pub value: ConstValue,
+}
+
+/// The value of a const marker.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConstValue {
+    /// A string const.
+    String(String),
+    /// An integer const.
+    Integer(i64),
+}
+
+impl TypeRef {
+    /// The JSON kind a value of this type has, if it is known without looking at named types.
+    pub fn json_kind(&self) -> Option<JsonKind> {
+        match self {
+            TypeRef::String => Some(JsonKind::String),
+            TypeRef::Integer | TypeRef::Unsigned => Some(JsonKind::Integer),
+            TypeRef::Number => Some(JsonKind::Number),
+            TypeRef::Boolean => Some(JsonKind::Boolean),
+            TypeRef::Array(_) => Some(JsonKind::Array),
+            TypeRef::Map(_) => Some(JsonKind::Object),
+            TypeRef::Named(_) | TypeRef::Const(_) | TypeRef::Any => None,
+        }
+    }
+}
+
+impl Model {
+    /// Looks a type up by Rust name.
+    pub fn get(&self, name: &str) -> Option<&TypeDef> {
+        self.types
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.types[i])
+    }
+}

@@ -1,0 +1,59 @@
+//! The one table of upstream quirks and deliberate departures from a literal reading of
+//! the schema. Every entry names the schema definition it is about and says why.
+//! Nothing else in the generator special-cases a definition by name.
+
+/// Definitions whose schema name would make a poor or hazardous Rust name.
+pub const RENAMES: &[(&str, &str, &str)] = &[
+    (
+        "Result",
+        "ResultObject",
+        "`Result` would shadow `std::result::Result` for anyone who writes `use v…::*`",
+    ),
+    (
+        "Error",
+        "ErrorObject",
+        "`Error` would shadow every other `Error` in a glob import; JSON-RPC calls it the error object",
+    ),
+];
+
+/// Definitions that describe arbitrary JSON and are held as `serde_json::Value`.
+pub const FREE_FORM: &[(&str, &str)] = &[(
+    "JSONValue",
+    "a recursive union of object, array, string, integer and boolean; held as `serde_json::Value`, \
+     which also accepts `null` and fractional numbers that the schema's JSONValue excludes",
+)];
+
+/// Union arms that no JSON value can tell apart from another arm of the same union:
+/// `(shadowed, chosen, reason)`. The shadowed arm stays constructible and encodes as usual,
+/// but decoding the union yields the chosen arm; decode by method (the request a result
+/// answers) to get the shadowed type.
+pub const INDISTINGUISHABLE_ARMS: &[(&str, &str, &str)] = &[
+    (
+        "CancelTaskResult",
+        "GetTaskResult",
+        "both are `Result` & `Task` with the same properties (2025-11-25)",
+    ),
+    (
+        "GetTaskPayloadResult",
+        "Result",
+        "an open object with only `_meta`, exactly like `Result` (2025-11-25)",
+    ),
+];
+
+/// The Rust name a definition is renamed to, if it is.
+pub fn rename(def: &str) -> Option<&'static str> {
+    RENAMES.iter().find(|(from, _, _)| *from == def).map(|(_, to, _)| *to)
+}
+
+/// Whether a definition is free-form JSON.
+pub fn is_free_form(def: &str) -> bool {
+    FREE_FORM.iter().any(|(name, _)| *name == def)
+}
+
+/// The arm chosen instead of `shadowed`, if that arm is listed as indistinguishable.
+pub fn chosen_instead_of(shadowed: &str) -> Option<&'static str> {
+    INDISTINGUISHABLE_ARMS
+        .iter()
+        .find(|(s, _, _)| *s == shadowed)
+        .map(|(_, chosen, _)| *chosen)
+}

@@ -1,0 +1,1 @@
+//! Integration tests of the generator and the generated crate live in `tests/`.
