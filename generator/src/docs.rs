@@ -68,6 +68,47 @@ fn rewrite_links(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> String
         rest = &after[end + 1..];
     }
     out.push_str(rest);
+    markdown_links(&out)
+}
+
+/// Where upstream's relative links (`/specification/…`) point.
+const SITE: &str = "https://modelcontextprotocol.io";
+
+/// Keeps Markdown links `[text](target)` as links (relative targets made absolute on the
+/// specification site), protecting their brackets from escaping.
+fn markdown_links(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('[') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let parsed = after.find("](").and_then(|mid| {
+            let label = &after[..mid];
+            let tail = &after[mid + 2..];
+            let end = tail.find(')')?;
+            let target = &tail[..end];
+            let ok = !label.contains(['[', ']', '\n'])
+                && !target.is_empty()
+                && !target.contains([' ', '(', '\n']);
+            ok.then_some((label, target, mid + 2 + end + 1))
+        });
+        match parsed {
+            Some((label, target, len)) => {
+                let target = if target.starts_with('/') {
+                    format!("{SITE}{target}")
+                } else {
+                    target.to_string()
+                };
+                out.push_str(&format!("{OPEN}{label}{MID}{target}{CLOSE}"));
+                rest = &after[len..];
+            }
+            None => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
     out
 }
 
@@ -141,6 +182,13 @@ fn escape_text(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while !rest.is_empty() {
+        if rest.starts_with(MID) {
+            // A link target: copied as it is.
+            let end = rest.find(CLOSE).unwrap_or(rest.len());
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
         if let Some(url_len) = url_at(rest) {
             let url = &rest[..url_len];
             let already_wrapped = out.ends_with('<') || out.ends_with("](");
@@ -229,6 +277,11 @@ mod tests {
         assert_eq!(render("odd ` tick", &resolve), ["odd \\` tick"]);
         assert_eq!(render("`[a]` [b]", &resolve), ["`[a]` \\[b\\]"]);
         assert_eq!(render("```\ncode\n```", &resolve), ["```text", "code", "```"]);
+        assert_eq!(
+            render("See [General fields: `_meta`](/specification/basic#meta) for notes", &resolve),
+            ["See [General fields: `_meta`](https://modelcontextprotocol.io/specification/basic#meta) for notes"]
+        );
+        assert_eq!(render("[a](https://x.org/b)", &resolve), ["[a](https://x.org/b)"]);
         assert_eq!(render("a\n\n    indented", &resolve), ["a", "", "   indented"]);
     }
 }

@@ -42,7 +42,19 @@ fn doc_attrs(lines: &[String]) -> TokenStream {
 fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| Error::msg(format!("internal error: emitted {what} does not parse: {e}")))?;
-    Ok(prettyplease::unparse(&file))
+    // A blank line between top-level items, for readers of the generated files.
+    let text = prettyplease::unparse(&file);
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        out.push('\n');
+        let item_end = line == "}" || (line.ends_with(';') && !line.starts_with(' ') && !line.starts_with("//"));
+        if item_end && lines.peek().is_some_and(|next| !next.is_empty()) {
+            out.push('\n');
+        }
+    }
+    Ok(out)
 }
 
 struct Emitter {
@@ -95,6 +107,43 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         ("mod.rs".to_string(), head.clone() + &pretty(module, "module")?),
         ("consts.rs".to_string(), head + &pretty(consts_file, "consts")?),
     ])
+}
+
+/// Emits the test harness of one version: every definition by schema name, with a
+/// function that decodes a JSON value as that definition and encodes it back.
+pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
+    let module = ident(&module_name(&model.version));
+    let defs: Vec<(&str, &str)> = model
+        .types
+        .iter()
+        .filter_map(|t| match &t.origin {
+            Origin::Definition(d) => Some((d.as_str(), t.name.as_str())),
+            Origin::Inline(_) => None,
+        })
+        .collect();
+    let pairs = defs.iter().map(|(d, r)| quote!((#d, #r)));
+    let arms = defs.iter().map(|(d, r)| {
+        let r = ident(r);
+        quote!(#d => crate::roundtrip::<m::#r>(value),)
+    });
+    let doc = format!(" Every definition of protocol version `{}`, for tests.", model.version);
+    let tokens = quote! {
+        #![doc = #doc]
+        use mcp_spec_types::#module as m;
+
+        /// `(schema name, Rust name)` of every definition, sorted by Rust name.
+        pub const DEFINITIONS: &[(&str, &str)] = &[ #( #pairs ),* ];
+
+        /// Decodes `value` as the definition named `definition` and encodes it back;
+        /// `None` if there is no such definition.
+        pub fn roundtrip(definition: &str, value: serde_json::Value) -> Option<Result<serde_json::Value, String>> {
+            Some(match definition {
+                #( #arms )*
+                _ => return None,
+            })
+        }
+    };
+    Ok(header(source, &model.schema_sha256) + &pretty(tokens, "test harness")?)
 }
 
 impl Emitter {
@@ -224,8 +273,7 @@ impl Emitter {
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
             quote! {
-                /// Properties not named above; the schema leaves this object open, so they
-                /// are kept and written back.
+                /// Properties not named above, kept and written back: the schema allows them.
                 #[serde(flatten)]
                 pub extra: #ty,
             }

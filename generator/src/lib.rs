@@ -13,6 +13,7 @@ pub mod lower;
 pub mod model;
 pub mod names;
 pub mod overrides;
+pub mod workspace;
 
 use std::fmt;
 
@@ -122,6 +123,10 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
             lines += contents.lines().count();
             files.push((format!("generated/src/{module}/{name}"), contents));
         }
+        files.push((
+            format!("tests/src/{module}.rs"),
+            emit::emit_harness(&model, &input.path)?,
+        ));
         let ir = serde_json::json!({
             "@generated": format!(
                 "by `cargo xtask codegen` from {} (sha256 {}); do not edit by hand",

@@ -350,7 +350,9 @@ impl Lowerer<'_> {
     /// The type of additional properties: `None` when the object is closed.
     fn additional(&mut self, map: &Map<String, Value>, name: &str, at: &str) -> Result<Option<TypeRef>, Error> {
         match map.get("additionalProperties") {
-            None | Some(Value::Bool(false)) => Ok(None),
+            Some(Value::Bool(false)) => Ok(None),
+            // JSON Schema's default: any other property is allowed, so it is kept.
+            None => Ok(Some(TypeRef::Any)),
             Some(Value::Bool(true)) => Ok(Some(TypeRef::Any)),
             Some(Value::Object(o)) if o.is_empty() => Ok(Some(TypeRef::Any)),
             Some(schema) => {
@@ -724,6 +726,24 @@ impl Lowerer<'_> {
                 tag = Some(prop);
             }
         }
+        if tag.is_none() {
+            let implied = object_arms
+                .iter()
+                .find_map(|&i| overrides::implied_tag(&self.schema_name(&variants[i].ty)).map(|t| (i, t)));
+            if let Some((arm, (prop, value, other))) = implied {
+                for &i in &object_arms {
+                    let sig = &mut variants[i].signature;
+                    if i == arm {
+                        sig.tags = vec![value.to_string()];
+                        sig.tag_optional = false;
+                    } else {
+                        sig.tags = vec![other.to_string()];
+                        sig.tag_optional = true;
+                    }
+                }
+                tag = Some(prop.to_string());
+            }
+        }
         for v in &mut variants {
             if let Some(chosen) = overrides::chosen_instead_of(&self.schema_name(&v.ty)) {
                 v.signature.shadowed_by = Some(self.def_names[chosen].clone());
@@ -785,7 +805,7 @@ impl Lowerer<'_> {
                         let default = t.default
                             && fields.iter().all(|f| !f.required || f.nullable || self.ty_default(&f.ty));
                         let eq_hash = t.eq_hash
-                            && additional.is_none()
+                            && additional.as_ref().is_none_or(|a| self.ty_eq_hash(a))
                             && fields.iter().all(|f| self.ty_eq_hash(&f.ty));
                         (default, eq_hash)
                     }
@@ -819,8 +839,7 @@ impl Lowerer<'_> {
     fn ty_eq_hash(&self, ty: &TypeRef) -> bool {
         match ty {
             TypeRef::Named(n) => self.types[n].eq_hash,
-            TypeRef::Any | TypeRef::Map(_) => false,
-            TypeRef::Array(inner) => self.ty_eq_hash(inner),
+            TypeRef::Array(inner) | TypeRef::Map(inner) => self.ty_eq_hash(inner),
             _ => true,
         }
     }

@@ -57,3 +57,25 @@ pub fn chosen_instead_of(shadowed: &str) -> Option<&'static str> {
         .find(|(s, _, _)| *s == shadowed)
         .map(|(_, chosen, _)| *chosen)
 }
+
+/// Discriminators the schema states in prose but not as a `const`:
+/// `(definition, property, value, value of every other arm, reason)`. In a union with
+/// `definition` as an arm, `property` becomes the tag: `value` selects `definition`, and
+/// the other value (or the property's absence) selects among the other arms.
+pub const IMPLIED_TAGS: &[(&str, &str, &str, &str, &str)] = &[(
+    "InputRequiredResult",
+    "resultType",
+    "input_required",
+    "complete",
+    "2026-07-28 `ResultType`: `resultType` is a plain string in the schema, but its description \
+     says `input_required` means an InputRequiredResult, `complete` the final result, and an \
+     absent field is `complete`",
+)];
+
+/// The implied tag of a definition, if it has one.
+pub fn implied_tag(def: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    IMPLIED_TAGS
+        .iter()
+        .find(|(d, ..)| *d == def)
+        .map(|(_, prop, value, other, _)| (*prop, *value, *other))
+}

@@ -11,6 +11,7 @@
     clippy::doc_overindented_list_items
 )]
 pub mod consts;
+
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -48,7 +49,11 @@ pub struct Annotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Audio provided to or from an LLM.
 #[derive(
     Debug,
@@ -77,7 +82,11 @@ pub struct AudioContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Audio,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(
     Debug,
@@ -101,7 +110,11 @@ pub struct BaseMetadata {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -131,7 +144,11 @@ pub struct BlobResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -151,7 +168,11 @@ pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Boolean,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -193,7 +214,11 @@ pub struct CacheableResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -218,6 +243,7 @@ pub enum CacheableResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl CacheableResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -229,11 +255,13 @@ impl CacheableResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for CacheableResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for CacheableResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -252,17 +280,31 @@ impl ::std::str::FromStr for CacheableResultCacheScope {
         }
     }
 }
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `tools/call` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(rename = "_meta")]
@@ -286,9 +328,22 @@ pub struct CallToolRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub request_state: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`tools/call`](CallToolRequest) request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     #[serde(
@@ -336,24 +391,32 @@ pub struct CallToolResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub structured_content: ::std::option::Option<serde_json::Value>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: CallToolResultResponseResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CallToolResultResponse/properties/result`.
 ///
 /// # Decoding
 ///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
 ///
-/// - `InputRequiredResult`: an object; requires `resultType`
-/// - `CallToolResult`: an object; requires `content`, `resultType`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CallToolResultResponseResult {
@@ -362,16 +425,17 @@ pub enum CallToolResultResponseResult {
     /// A [`CallToolResult`].
     CallToolResult(CallToolResult),
 }
+
 impl CallToolResultResponseResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
         name: "CallToolResultResponseResult",
-        tag: ::std::option::Option::None,
+        tag: ::std::option::Option::Some("resultType"),
         arms: &[
             crate::rt::union::Arm {
                 name: "InputRequiredResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
+                tags: &["input_required"],
                 tag_optional: false,
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
@@ -381,8 +445,8 @@ impl CallToolResultResponseResult {
             crate::rt::union::Arm {
                 name: "CallToolResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["content"], &["resultType"]],
                 known: &[
                     "_meta",
@@ -397,6 +461,7 @@ impl CallToolResultResponseResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -416,16 +481,19 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
         }
     }
 }
+
 impl ::std::convert::From<InputRequiredResult> for CallToolResultResponseResult {
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequiredResult(value)
     }
 }
+
 impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
     fn from(value: CallToolResult) -> Self {
         Self::CallToolResult(value)
     }
 }
+
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -439,7 +507,11 @@ pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -458,9 +530,22 @@ pub struct CancelledNotificationParams {
     /// This MUST correspond to the ID of a request the client previously issued.
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
@@ -489,22 +574,48 @@ pub struct ClientCapabilities {
     /// Present if the client supports sampling from an LLM.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub form: ::std::option::Option<JsonObject>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub url: ::std::option::Option<JsonObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports sampling from an LLM.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
@@ -514,7 +625,11 @@ pub struct ClientCapabilitiesSampling {
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<JsonObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -528,7 +643,11 @@ pub struct ClientNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -543,7 +662,7 @@ pub struct ClientNotification {
 /// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
@@ -568,6 +687,7 @@ pub enum ClientRequest {
     /// A [`CompleteRequest`].
     CompleteRequest(CompleteRequest),
 }
+
 impl ClientRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -743,6 +863,7 @@ impl ClientRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -782,69 +903,85 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         }
     }
 }
+
 impl ::std::convert::From<DiscoverRequest> for ClientRequest {
     fn from(value: DiscoverRequest) -> Self {
         Self::DiscoverRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
     fn from(value: ListResourcesRequest) -> Self {
         Self::ListResourcesRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
     fn from(value: ListResourceTemplatesRequest) -> Self {
         Self::ListResourceTemplatesRequest(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
     fn from(value: ReadResourceRequest) -> Self {
         Self::ReadResourceRequest(value)
     }
 }
+
 impl ::std::convert::From<SubscriptionsListenRequest> for ClientRequest {
     fn from(value: SubscriptionsListenRequest) -> Self {
         Self::SubscriptionsListenRequest(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
     fn from(value: ListPromptsRequest) -> Self {
         Self::ListPromptsRequest(value)
     }
 }
+
 impl ::std::convert::From<GetPromptRequest> for ClientRequest {
     fn from(value: GetPromptRequest) -> Self {
         Self::GetPromptRequest(value)
     }
 }
+
 impl ::std::convert::From<ListToolsRequest> for ClientRequest {
     fn from(value: ListToolsRequest) -> Self {
         Self::ListToolsRequest(value)
     }
 }
+
 impl ::std::convert::From<CallToolRequest> for ClientRequest {
     fn from(value: CallToolRequest) -> Self {
         Self::CallToolRequest(value)
     }
 }
+
 impl ::std::convert::From<CompleteRequest> for ClientRequest {
     fn from(value: CompleteRequest) -> Self {
         Self::CompleteRequest(value)
     }
 }
+
 /// Common result fields.
 pub type ClientResult = ResultObject;
+
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `completion/complete` request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     #[serde(rename = "_meta")]
@@ -855,7 +992,11 @@ pub struct CompleteRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
@@ -875,11 +1016,24 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
@@ -887,7 +1041,11 @@ pub struct CompleteRequestParamsContext {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/ref`.
 ///
 /// # Decoding
@@ -905,6 +1063,7 @@ pub enum CompleteRequestParamsRef {
     /// A [`ResourceTemplateReference`].
     ResourceTemplateReference(ResourceTemplateReference),
 }
+
 impl CompleteRequestParamsRef {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -934,6 +1093,7 @@ impl CompleteRequestParamsRef {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -955,16 +1115,19 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         }
     }
 }
+
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
     fn from(value: PromptReference) -> Self {
         Self::PromptReference(value)
     }
 }
+
 impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
     fn from(value: ResourceTemplateReference) -> Self {
         Self::ResourceTemplateReference(value)
     }
 }
+
 /// The result returned by the server for a [`completion/complete`](CompleteRequest) request.
 #[derive(
     Debug,
@@ -994,7 +1157,11 @@ pub struct CompleteResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(
     Debug,
@@ -1020,7 +1187,11 @@ pub struct CompleteResultCompletion {
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1028,7 +1199,11 @@ pub struct CompleteResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: CompleteResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1053,6 +1228,7 @@ pub enum ContentBlock {
     /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
+
 impl ContentBlock {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1123,6 +1299,7 @@ impl ContentBlock {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1143,40 +1320,68 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for ContentBlock {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for ContentBlock {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for ContentBlock {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ResourceLink> for ContentBlock {
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(value)
     }
 }
+
 impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(value)
     }
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `sampling/createMessage` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -1235,7 +1440,11 @@ pub struct CreateMessageRequestParams {
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -1259,6 +1468,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     #[serde(rename = "thisServer")]
     ThisServer,
 }
+
 impl CreateMessageRequestParamsIncludeContext {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
@@ -1271,11 +1481,13 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1295,10 +1507,11 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 /// The result returned by the client for a [`sampling/createMessage`](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     #[serde(
@@ -1326,7 +1539,11 @@ pub struct CreateMessageResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub stop_reason: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CreateMessageResult/properties/content`.
 ///
 /// # Decoding
@@ -1339,7 +1556,7 @@ pub struct CreateMessageResult {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
@@ -1356,6 +1573,7 @@ pub enum CreateMessageResultContent {
     /// an array
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+
 impl CreateMessageResultContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1490,6 +1708,7 @@ impl CreateMessageResultContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1511,53 +1730,65 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for CreateMessageResultContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for CreateMessageResultContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ToolUseContent> for CreateMessageResultContent {
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUseContent(value)
     }
 }
+
 impl ::std::convert::From<ToolResultContent> for CreateMessageResultContent {
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResultContent(value)
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<SamplingMessageContentBlock>>
 for CreateMessageResultContent {
     fn from(value: ::std::vec::Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
+
 /// A request from the client asking the server to advertise its supported
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
 /// to — version negotiation can also happen inline via per-request `_meta`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ServerDiscover,
     pub params: RequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`server/discover`](DiscoverRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResult {
     #[serde(
@@ -1611,7 +1842,11 @@ pub struct DiscoverResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -1636,6 +1871,7 @@ pub enum DiscoverResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl DiscoverResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -1647,11 +1883,13 @@ impl DiscoverResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for DiscoverResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for DiscoverResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1670,23 +1908,41 @@ impl ::std::str::FromStr for DiscoverResultCacheScope {
         }
     }
 }
+
 /// A successful response from the server for a [`server/discover`](DiscoverRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: DiscoverResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The message to present to the user describing what information is being requested.
@@ -1698,12 +1954,25 @@ pub struct ElicitRequestFormParams {
     /// Only top-level properties are allowed, without nesting.
     #[serde(rename = "requestedSchema")]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A restricted subset of JSON Schema.
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(
@@ -1719,7 +1988,11 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// # Decoding
@@ -1728,7 +2001,7 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 ///
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `message`, `mode`, `url`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitRequestParams {
@@ -1737,6 +2010,7 @@ pub enum ElicitRequestParams {
     /// A [`ElicitRequestUrlParams`].
     ElicitRequestUrlParams(ElicitRequestUrlParams),
 }
+
 impl ElicitRequestParams {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1771,6 +2045,7 @@ impl ElicitRequestParams {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1792,16 +2067,19 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
         }
     }
 }
+
 impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
     fn from(value: ElicitRequestFormParams) -> Self {
         Self::ElicitRequestFormParams(value)
     }
 }
+
 impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
     fn from(value: ElicitRequestUrlParams) -> Self {
         Self::ElicitRequestUrlParams(value)
     }
 }
+
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
 #[derive(
@@ -1822,9 +2100,13 @@ pub struct ElicitRequestUrlParams {
     pub mode: consts::Url,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// The user action in response to the elicitation.
@@ -1839,7 +2121,11 @@ pub struct ElicitResult {
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The user action in response to the elicitation.
 /// - `"accept"`: User submitted the form/confirmed the action
 /// - `"decline"`: User explicitly declined the action
@@ -1861,6 +2147,7 @@ pub enum ElicitResultAction {
     #[serde(rename = "decline")]
     Decline,
 }
+
 impl ElicitResultAction {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Accept, Self::Cancel, Self::Decline];
@@ -1873,11 +2160,13 @@ impl ElicitResultAction {
         }
     }
 }
+
 impl ::std::fmt::Display for ElicitResultAction {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ElicitResultAction {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1897,6 +2186,7 @@ impl ::std::str::FromStr for ElicitResultAction {
         }
     }
 }
+
 /// Anonymous in the schema at `#/$defs/ElicitResult/properties/content/additionalProperties`.
 ///
 /// # Decoding
@@ -1920,6 +2210,7 @@ pub enum ElicitResultContentValue {
     /// a boolean
     Boolean(bool),
 }
+
 impl ElicitResultContentValue {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1980,6 +2271,7 @@ impl ElicitResultContentValue {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1999,27 +2291,32 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
         }
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<::std::string::String>>
 for ElicitResultContentValue {
     fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
         Self::Array(value)
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ElicitResultContentValue {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ElicitResultContentValue {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 impl ::std::convert::From<bool> for ElicitResultContentValue {
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
 }
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -2038,7 +2335,11 @@ pub struct EmbeddedResource {
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -2056,6 +2357,7 @@ pub enum EmbeddedResourceResource {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl EmbeddedResourceResource {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2085,6 +2387,7 @@ impl EmbeddedResourceResource {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2106,18 +2409,22 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
+
 /// Common result fields.
 pub type EmptyResult = ResultObject;
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -2142,6 +2449,7 @@ pub enum EnumSchema {
     /// A [`LegacyTitledEnumSchema`].
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+
 impl EnumSchema {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2222,6 +2530,7 @@ impl EnumSchema {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2260,33 +2569,48 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
         }
     }
 }
+
 impl ::std::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitledEnumSchema(value)
     }
 }
+
 #[doc(alias = "Error")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
@@ -2296,18 +2620,35 @@ pub struct ErrorObject {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `prompts/get` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     #[serde(rename = "_meta")]
@@ -2331,7 +2672,11 @@ pub struct GetPromptRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub request_state: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
 #[derive(
     Debug,
@@ -2364,24 +2709,32 @@ pub struct GetPromptResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: GetPromptResultResponseResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/GetPromptResultResponse/properties/result`.
 ///
 /// # Decoding
 ///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
 ///
-/// - `InputRequiredResult`: an object; requires `resultType`
-/// - `GetPromptResult`: an object; requires `messages`, `resultType`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum GetPromptResultResponseResult {
@@ -2390,16 +2743,17 @@ pub enum GetPromptResultResponseResult {
     /// A [`GetPromptResult`].
     GetPromptResult(GetPromptResult),
 }
+
 impl GetPromptResultResponseResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
         name: "GetPromptResultResponseResult",
-        tag: ::std::option::Option::None,
+        tag: ::std::option::Option::Some("resultType"),
         arms: &[
             crate::rt::union::Arm {
                 name: "InputRequiredResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
+                tags: &["input_required"],
                 tag_optional: false,
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
@@ -2409,8 +2763,8 @@ impl GetPromptResultResponseResult {
             crate::rt::union::Arm {
                 name: "GetPromptResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["messages"], &["resultType"]],
                 known: &["_meta", "description", "messages", "resultType"],
                 items: &[],
@@ -2419,6 +2773,7 @@ impl GetPromptResultResponseResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2438,30 +2793,55 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
         }
     }
 }
+
 impl ::std::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequiredResult(value)
     }
 }
+
 impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
     fn from(value: GetPromptResult) -> Self {
         Self::GetPromptResult(value)
     }
 }
+
 /// Returned when a server rejects a request because the values in the HTTP
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
 /// status code MUST be `400 Bad Request`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchError {
     pub error: HeaderMismatchErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/HeaderMismatchError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchErrorError {
     /// The error type that occurred.
@@ -2471,7 +2851,11 @@ pub struct HeaderMismatchErrorError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(
     Debug,
@@ -2515,7 +2899,11 @@ pub struct Icon {
     /// If not provided, the client should assume the icon can be used with any theme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub theme: ::std::option::Option<IconTheme>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Optional specifier for the theme this icon is designed for. `"light"` indicates
 /// the icon is designed to be used with a light background, and `"dark"` indicates
 /// the icon is designed to be used with a dark background.
@@ -2535,6 +2923,7 @@ pub enum IconTheme {
     #[serde(rename = "light")]
     Light,
 }
+
 impl IconTheme {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Dark, Self::Light];
@@ -2546,11 +2935,13 @@ impl IconTheme {
         }
     }
 }
+
 impl ::std::fmt::Display for IconTheme {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for IconTheme {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -2569,6 +2960,7 @@ impl ::std::str::FromStr for IconTheme {
         }
     }
 }
+
 /// Base interface to add `icons` property.
 #[derive(
     Debug,
@@ -2593,7 +2985,11 @@ pub struct Icons {
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An image provided to or from an LLM.
 #[derive(
     Debug,
@@ -2622,7 +3018,11 @@ pub struct ImageContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Image,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes the MCP implementation.
 #[derive(
     Debug,
@@ -2673,7 +3073,11 @@ pub struct Implementation {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub website_url: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -2681,7 +3085,7 @@ pub struct Implementation {
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum InputRequest {
@@ -2692,6 +3096,7 @@ pub enum InputRequest {
     /// A [`ElicitRequest`].
     ElicitRequest(ElicitRequest),
 }
+
 impl InputRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2736,6 +3141,7 @@ impl InputRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2756,36 +3162,58 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
         }
     }
 }
+
 impl ::std::convert::From<CreateMessageRequest> for InputRequest {
     fn from(value: CreateMessageRequest) -> Self {
         Self::CreateMessageRequest(value)
     }
 }
+
 impl ::std::convert::From<ListRootsRequest> for InputRequest {
     fn from(value: ListRootsRequest) -> Self {
         Self::ListRootsRequest(value)
     }
 }
+
 impl ::std::convert::From<ElicitRequest> for InputRequest {
     fn from(value: ElicitRequest) -> Self {
         Self::ElicitRequest(value)
     }
 }
+
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputRequests {
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, InputRequest>,
 }
+
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
 /// before the request can be completed.
 ///
 /// At least one of `inputRequests` or `requestState` MUST be present.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputRequiredResult {
     #[serde(
@@ -2815,7 +3243,11 @@ pub struct InputRequiredResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -2823,7 +3255,7 @@ pub struct InputRequiredResult {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum InputResponse {
@@ -2834,6 +3266,7 @@ pub enum InputResponse {
     /// A [`ElicitResult`].
     ElicitResult(ElicitResult),
 }
+
 impl InputResponse {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2873,6 +3306,7 @@ impl InputResponse {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2893,22 +3327,35 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
         }
     }
 }
+
 impl ::std::convert::From<CreateMessageResult> for InputResponse {
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessageResult(value)
     }
 }
+
 impl ::std::convert::From<ListRootsResult> for InputResponse {
     fn from(value: ListRootsResult) -> Self {
         Self::ListRootsResult(value)
     }
 }
+
 impl ::std::convert::From<ElicitResult> for InputResponse {
     fn from(value: ElicitResult) -> Self {
         Self::ElicitResult(value)
     }
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputResponseRequestParams {
     #[serde(rename = "_meta")]
@@ -2925,20 +3372,42 @@ pub struct InputResponseRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub request_state: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`](InputRequests) map;
 /// values are the client's result for each request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputResponses {
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, InputResponse>,
 }
+
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InternalError {
     /// The error type that occurred.
@@ -2948,7 +3417,11 @@ pub struct InternalError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
 ///
 /// In MCP, this error is returned in various contexts when request parameters fail validation:
@@ -2959,7 +3432,16 @@ pub struct InternalError {
 /// - **Logging**: Invalid log level
 /// - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
 /// - **Sampling**: Missing tool result or tool results mixed with other content
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidParamsError {
     /// The error type that occurred.
@@ -2969,9 +3451,22 @@ pub struct InvalidParamsError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidRequestError {
     /// The error type that occurred.
@@ -2981,28 +3476,55 @@ pub struct InvalidRequestError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
-}
-#[doc(alias = "JSONArray")]
-pub type JsonArray = ::std::vec::Vec<serde_json::Value>;
-#[doc(alias = "JSONObject")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct JsonObject {
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
+#[doc(alias = "JSONArray")]
+pub type JsonArray = ::std::vec::Vec<serde_json::Value>;
+
+#[doc(alias = "JSONObject")]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct JsonObject {
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub error: ErrorObject,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// # Decoding
@@ -3014,7 +3536,7 @@ pub struct JsonRpcErrorResponse {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`, `result.resultType`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
@@ -3027,6 +3549,7 @@ pub enum JsonRpcMessage {
     /// A [`JsonRpcErrorResponse`].
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
+
 impl JsonRpcMessage {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3086,6 +3609,7 @@ impl JsonRpcMessage {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3111,29 +3635,43 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
         }
     }
 }
+
 impl ::std::convert::From<JsonRpcRequest> for JsonRpcMessage {
     fn from(value: JsonRpcRequest) -> Self {
         Self::JsonRpcRequest(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcNotification> for JsonRpcMessage {
     fn from(value: JsonRpcNotification) -> Self {
         Self::JsonRpcNotification(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcResultResponse> for JsonRpcMessage {
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::JsonRpcResultResponse(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::JsonRpcErrorResponse(value)
     }
 }
+
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
@@ -3142,10 +3680,14 @@ pub struct JsonRpcNotification {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -3155,7 +3697,11 @@ pub struct JsonRpcRequest {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A response to a request, containing either the result or error.
 ///
 /// # Decoding
@@ -3165,7 +3711,7 @@ pub struct JsonRpcRequest {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`, `result.resultType`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
@@ -3174,6 +3720,7 @@ pub enum JsonRpcResponse {
     /// A [`JsonRpcErrorResponse`].
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
+
 impl JsonRpcResponse {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3213,6 +3760,7 @@ impl JsonRpcResponse {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3234,27 +3782,35 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
         }
     }
 }
+
 impl ::std::convert::From<JsonRpcResultResponse> for JsonRpcResponse {
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::JsonRpcResultResponse(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::JsonRpcErrorResponse(value)
     }
 }
+
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ResultObject,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[doc(alias = "JSONValue")]
 pub type JsonValue = serde_json::Value;
+
 /// Use [`TitledSingleSelectEnumSchema`](TitledSingleSelectEnumSchema) instead.
 /// This interface will be removed in a future version.
 #[derive(
@@ -3285,16 +3841,24 @@ pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
     pub params: PaginatedRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`prompts/list`](ListPromptsRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3345,7 +3909,11 @@ pub struct ListPromptsResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -3370,6 +3938,7 @@ pub enum ListPromptsResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl ListPromptsResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -3381,11 +3950,13 @@ impl ListPromptsResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for ListPromptsResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ListPromptsResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3404,6 +3975,7 @@ impl ::std::str::FromStr for ListPromptsResultCacheScope {
         }
     }
 }
+
 /// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3411,16 +3983,24 @@ pub struct ListPromptsResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ListPromptsResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
     pub params: PaginatedRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3472,7 +4052,11 @@ pub struct ListResourceTemplatesResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -3497,6 +4081,7 @@ pub enum ListResourceTemplatesResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl ListResourceTemplatesResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -3508,11 +4093,13 @@ impl ListResourceTemplatesResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for ListResourceTemplatesResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ListResourceTemplatesResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3531,6 +4118,7 @@ impl ::std::str::FromStr for ListResourceTemplatesResultCacheScope {
         }
     }
 }
+
 /// A successful response from the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3538,16 +4126,24 @@ pub struct ListResourceTemplatesResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ListResourceTemplatesResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
     pub params: PaginatedRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`resources/list`](ListResourcesRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3598,7 +4194,11 @@ pub struct ListResourcesResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -3623,6 +4223,7 @@ pub enum ListResourcesResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl ListResourcesResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -3634,11 +4235,13 @@ impl ListResourcesResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for ListResourcesResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ListResourcesResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3657,6 +4260,7 @@ impl ::std::str::FromStr for ListResourcesResultCacheScope {
         }
     }
 }
+
 /// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3664,7 +4268,11 @@ pub struct ListResourcesResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ListResourcesResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3687,7 +4295,11 @@ pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListRootsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/ListRootsRequest/properties/params`.
 #[derive(
     Debug,
@@ -3707,7 +4319,11 @@ pub struct ListRootsRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<MetaObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
 /// This result contains an array of [`Root`](Root) objects, each representing a root directory
 /// or file that the server can operate on.
@@ -3724,18 +4340,26 @@ pub struct ListRootsRequestParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     pub roots: ::std::vec::Vec<Root>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
     pub params: PaginatedRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`tools/list`](ListToolsRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     #[serde(
@@ -3784,7 +4408,11 @@ pub struct ListToolsResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -3809,6 +4437,7 @@ pub enum ListToolsResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl ListToolsResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -3820,11 +4449,13 @@ impl ListToolsResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for ListToolsResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ListToolsResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3843,14 +4474,19 @@ impl ::std::str::FromStr for ListToolsResultCacheScope {
         }
     }
 }
+
 /// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ListToolsResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -3885,6 +4521,7 @@ pub enum LoggingLevel {
     #[serde(rename = "warning")]
     Warning,
 }
+
 impl LoggingLevel {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -3911,11 +4548,13 @@ impl LoggingLevel {
         }
     }
 }
+
 impl ::std::fmt::Display for LoggingLevel {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for LoggingLevel {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3940,16 +4579,21 @@ impl ::std::str::FromStr for LoggingLevel {
         }
     }
 }
+
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/message` notification.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     #[serde(
@@ -3965,7 +4609,11 @@ pub struct LoggingMessageNotificationParams {
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub logger: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
 ///
 /// Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
@@ -3992,13 +4640,27 @@ pub struct LoggingMessageNotificationParams {
     serde::Deserialize
 )]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct MetaObject {}
+pub struct MetaObject {
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 ///
 /// A request that requires a client capability the client did not declare is signalled instead by [`MissingRequiredClientCapabilityError`](MissingRequiredClientCapabilityError) (`-32021`).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MethodNotFoundError {
     /// The error type that occurred.
@@ -4008,20 +4670,46 @@ pub struct MethodNotFoundError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityError {
     pub error: MissingRequiredClientCapabilityErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// The error type that occurred.
@@ -4030,17 +4718,34 @@ pub struct MissingRequiredClientCapabilityErrorError {
     pub data: MissingRequiredClientCapabilityErrorErrorData,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error/properties/data`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// The capabilities the server requires from the client to process this request.
     #[serde(rename = "requiredCapabilities")]
     pub required_capabilities: ClientCapabilities,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -4068,7 +4773,11 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -4128,7 +4837,11 @@ pub struct ModelPreferences {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -4144,6 +4857,7 @@ pub enum MultiSelectEnumSchema {
     /// A [`TitledMultiSelectEnumSchema`].
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
+
 impl MultiSelectEnumSchema {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4194,6 +4908,7 @@ impl MultiSelectEnumSchema {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4219,17 +4934,29 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
         }
     }
 }
+
 impl ::std::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnumSchema(value)
     }
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
@@ -4237,7 +4964,11 @@ pub struct Notification {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Extends [`MetaObject`](MetaObject) with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(
     Debug,
@@ -4267,7 +4998,11 @@ pub struct NotificationMetaObject {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common params for any notification.
 #[derive(
     Debug,
@@ -4287,7 +5022,11 @@ pub struct NotificationParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<NotificationMetaObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
@@ -4302,7 +5041,11 @@ pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -4316,6 +5059,7 @@ pub enum NumberSchemaType {
     #[serde(rename = "number")]
     Number,
 }
+
 impl NumberSchemaType {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Integer, Self::Number];
@@ -4327,11 +5071,13 @@ impl NumberSchemaType {
         }
     }
 }
+
 impl ::std::fmt::Display for NumberSchemaType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for NumberSchemaType {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -4350,16 +5096,30 @@ impl ::std::str::FromStr for NumberSchemaType {
         }
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     pub params: PaginatedRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common params for paginated requests.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     #[serde(rename = "_meta")]
@@ -4368,7 +5128,11 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -4404,9 +5168,22 @@ pub struct PaginatedResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ParseError {
     /// The error type that occurred.
@@ -4416,7 +5193,11 @@ pub struct ParseError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -4453,6 +5234,7 @@ pub enum PrimitiveSchemaDefinition {
     /// A [`LegacyTitledEnumSchema`].
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+
 impl PrimitiveSchemaDefinition {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4578,6 +5360,7 @@ impl PrimitiveSchemaDefinition {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4619,46 +5402,55 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         }
     }
 }
+
 impl ::std::convert::From<StringSchema> for PrimitiveSchemaDefinition {
     fn from(value: StringSchema) -> Self {
         Self::StringSchema(value)
     }
 }
+
 impl ::std::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
     fn from(value: NumberSchema) -> Self {
         Self::NumberSchema(value)
     }
 }
+
 impl ::std::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
     fn from(value: BooleanSchema) -> Self {
         Self::BooleanSchema(value)
     }
 }
+
 impl ::std::convert::From<UntitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitledEnumSchema(value)
     }
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4666,7 +5458,11 @@ pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4688,7 +5484,11 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub total: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -4706,6 +5506,7 @@ pub enum ProgressToken {
     /// an integer
     Integer(i64),
 }
+
 impl ProgressToken {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4735,6 +5536,7 @@ impl ProgressToken {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4752,16 +5554,19 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ProgressToken {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ProgressToken {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// A prompt or prompt template that the server offers.
 #[derive(
     Debug,
@@ -4808,7 +5613,11 @@ pub struct Prompt {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(
     Debug,
@@ -4838,7 +5647,11 @@ pub struct PromptArgument {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
 #[derive(
     Debug,
@@ -4856,7 +5669,11 @@ pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to [`SamplingMessage`](SamplingMessage), but also supports the embedding of
@@ -4866,7 +5683,11 @@ pub struct PromptListChangedNotification {
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Identifies a prompt.
 #[derive(
     Debug,
@@ -4891,18 +5712,35 @@ pub struct PromptReference {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::RefPrompt,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `resources/read` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     #[serde(rename = "_meta")]
@@ -4921,7 +5759,11 @@ pub struct ReadResourceRequestParams {
     pub request_state: ::std::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -4964,7 +5806,11 @@ pub struct ReadResourceResult {
     ///   milliseconds after receiving the response.
     #[serde(rename = "ttlMs")]
     pub ttl_ms: u64,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the intended scope of the cached response, analogous to HTTP
 /// `Cache-Control: public` vs `Cache-Control: private`.
 ///
@@ -4989,6 +5835,7 @@ pub enum ReadResourceResultCacheScope {
     #[serde(rename = "public")]
     Public,
 }
+
 impl ReadResourceResultCacheScope {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
@@ -5000,11 +5847,13 @@ impl ReadResourceResultCacheScope {
         }
     }
 }
+
 impl ::std::fmt::Display for ReadResourceResultCacheScope {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ReadResourceResultCacheScope {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -5023,6 +5872,7 @@ impl ::std::str::FromStr for ReadResourceResultCacheScope {
         }
     }
 }
+
 /// Anonymous in the schema at `#/$defs/ReadResourceResult/properties/contents/items`.
 ///
 /// # Decoding
@@ -5040,6 +5890,7 @@ pub enum ReadResourceResultContentsItem {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl ReadResourceResultContentsItem {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -5069,6 +5920,7 @@ impl ReadResourceResultContentsItem {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5090,33 +5942,40 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
+
 /// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ReadResourceResultResponseResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/ReadResourceResultResponse/properties/result`.
 ///
 /// # Decoding
 ///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
 ///
-/// - `InputRequiredResult`: an object; requires `resultType`
-/// - `ReadResourceResult`: an object; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultResponseResult {
@@ -5125,16 +5984,17 @@ pub enum ReadResourceResultResponseResult {
     /// A [`ReadResourceResult`].
     ReadResourceResult(ReadResourceResult),
 }
+
 impl ReadResourceResultResponseResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
         name: "ReadResourceResultResponseResult",
-        tag: ::std::option::Option::None,
+        tag: ::std::option::Option::Some("resultType"),
         arms: &[
             crate::rt::union::Arm {
                 name: "InputRequiredResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
+                tags: &["input_required"],
                 tag_optional: false,
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
@@ -5144,8 +6004,8 @@ impl ReadResourceResultResponseResult {
             crate::rt::union::Arm {
                 name: "ReadResourceResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
                 known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
                 items: &[],
@@ -5154,6 +6014,7 @@ impl ReadResourceResultResponseResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5175,17 +6036,29 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
         }
     }
 }
+
 impl ::std::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequiredResult(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResourceResult(value)
     }
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
@@ -5193,7 +6066,11 @@ pub struct Request {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -5211,6 +6088,7 @@ pub enum RequestId {
     /// an integer
     Integer(i64),
 }
+
 impl RequestId {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -5240,6 +6118,7 @@ impl RequestId {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5257,18 +6136,30 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for RequestId {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for RequestId {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// Extends [`MetaObject`](MetaObject) with additional request-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestMetaObject {
     /// The client's capabilities for this specific request. Required.
@@ -5321,14 +6212,31 @@ pub struct RequestMetaObject {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common params for any request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     #[serde(rename = "_meta")]
     pub meta: RequestMetaObject,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A known resource that the server is capable of reading.
 #[derive(
     Debug,
@@ -5391,7 +6299,11 @@ pub struct Resource {
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The contents of a specific resource or sub-resource.
 #[derive(
     Debug,
@@ -5420,7 +6332,11 @@ pub struct ResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of [`resources/list`](ListResourcesRequest) requests.
@@ -5486,7 +6402,11 @@ pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
 #[derive(
     Debug,
@@ -5504,16 +6424,33 @@ pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common params for resource-related requests.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
     #[serde(rename = "_meta")]
     pub meta: RequestMetaObject,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A template description for resources available on the server.
 #[derive(
     Debug,
@@ -5572,7 +6509,11 @@ pub struct ResourceTemplate {
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
     pub uri_template: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A reference to a resource or resource template definition.
 #[derive(
     Debug,
@@ -5589,7 +6530,11 @@ pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
 #[derive(
     Debug,
@@ -5606,7 +6551,11 @@ pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(
     Debug,
@@ -5628,7 +6577,11 @@ pub struct ResourceUpdatedNotificationParams {
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Extends [`MetaObject`](MetaObject) with additional result-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(
     Debug,
@@ -5659,10 +6612,23 @@ pub struct ResultMetaObject {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common result fields.
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     #[serde(
@@ -5680,17 +6646,18 @@ pub struct ResultObject {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates the type of a [`Result`](ResultObject) object, allowing the client to
 /// determine how to parse the response.
 ///
 /// complete - the request completed successfully and the result contains the final content.
 /// input_required - the request requires additional input and the result contains an [`InputRequiredResult`](InputRequiredResult) object with instructions for the client to provide additional input before retrying the original request.
 pub type ResultType = ::std::string::String;
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -5704,6 +6671,7 @@ pub enum Role {
     #[serde(rename = "user")]
     User,
 }
+
 impl Role {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
@@ -5715,11 +6683,13 @@ impl Role {
         }
     }
 }
+
 impl ::std::fmt::Display for Role {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for Role {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -5738,6 +6708,7 @@ impl ::std::str::FromStr for Role {
         }
     }
 }
+
 /// Represents a root directory or file that the server can operate on.
 #[derive(
     Debug,
@@ -5766,9 +6737,13 @@ pub struct Root {
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     #[serde(
@@ -5779,7 +6754,11 @@ pub struct SamplingMessage {
     pub meta: ::std::option::Option<MetaObject>,
     pub content: SamplingMessageContent,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/SamplingMessage/properties/content`.
 ///
 /// # Decoding
@@ -5792,7 +6771,7 @@ pub struct SamplingMessage {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
@@ -5809,6 +6788,7 @@ pub enum SamplingMessageContent {
     /// an array
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+
 impl SamplingMessageContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -5943,6 +6923,7 @@ impl SamplingMessageContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5964,37 +6945,44 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for SamplingMessageContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for SamplingMessageContent {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ToolUseContent> for SamplingMessageContent {
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUseContent(value)
     }
 }
+
 impl ::std::convert::From<ToolResultContent> for SamplingMessageContent {
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResultContent(value)
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<SamplingMessageContentBlock>>
 for SamplingMessageContent {
     fn from(value: ::std::vec::Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -6004,7 +6992,7 @@ for SamplingMessageContent {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContentBlock {
@@ -6019,6 +7007,7 @@ pub enum SamplingMessageContentBlock {
     /// A [`ToolResultContent`].
     ToolResultContent(ToolResultContent),
 }
+
 impl SamplingMessageContentBlock {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -6085,6 +7074,7 @@ impl SamplingMessageContentBlock {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6105,33 +7095,48 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for SamplingMessageContentBlock {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for SamplingMessageContentBlock {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ToolUseContent> for SamplingMessageContentBlock {
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUseContent(value)
     }
 }
+
 impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResultContent(value)
     }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -6164,7 +7169,11 @@ pub struct ServerCapabilities {
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
@@ -6187,7 +7196,11 @@ pub struct ServerCapabilitiesPrompts {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
@@ -6213,7 +7226,11 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub subscribe: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
@@ -6236,7 +7253,11 @@ pub struct ServerCapabilitiesTools {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -6249,7 +7270,7 @@ pub struct ServerCapabilitiesTools {
 /// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `jsonrpc`, `method`
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
@@ -6270,6 +7291,7 @@ pub enum ServerNotification {
     /// A [`LoggingMessageNotification`].
     LoggingMessageNotification(LoggingMessageNotification),
 }
+
 impl ServerNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -6381,6 +7403,7 @@ impl ServerNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6432,63 +7455,72 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ServerNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ServerNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
     fn from(value: ResourceListChangedNotification) -> Self {
         Self::ResourceListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<SubscriptionsAcknowledgedNotification> for ServerNotification {
     fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
         Self::SubscriptionsAcknowledgedNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
     fn from(value: ResourceUpdatedNotification) -> Self {
         Self::ResourceUpdatedNotification(value)
     }
 }
+
 impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
     fn from(value: PromptListChangedNotification) -> Self {
         Self::PromptListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     fn from(value: ToolListChangedNotification) -> Self {
         Self::ToolListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
     fn from(value: LoggingMessageNotification) -> Self {
         Self::LoggingMessageNotification(value)
     }
 }
+
 /// # Decoding
 ///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
 ///
-/// - `ResultObject`: an object; requires `resultType`
-/// - `InputRequiredResult`: an object; requires `resultType`
-/// - `DiscoverResult`: an object; requires `cacheScope`, `capabilities`, `resultType`, `supportedVersions`, `ttlMs`
-/// - `ListResourcesResult`: an object; requires `cacheScope`, `resources`, `resultType`, `ttlMs`
-/// - `ListResourceTemplatesResult`: an object; requires `cacheScope`, `resourceTemplates`, `resultType`, `ttlMs`
-/// - `ReadResourceResult`: an object; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
-/// - `SubscriptionsListenResult`: an object; requires `_meta`, `_meta.io.modelcontextprotocol/subscriptionId`, `resultType`
-/// - `ListPromptsResult`: an object; requires `cacheScope`, `prompts`, `resultType`, `ttlMs`
-/// - `GetPromptResult`: an object; requires `messages`, `resultType`
-/// - `ListToolsResult`: an object; requires `cacheScope`, `resultType`, `tools`, `ttlMs`
-/// - `CallToolResult`: an object; requires `content`, `resultType`
-/// - `CompleteResult`: an object; requires `completion`, `completion.values`, `resultType`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+/// - `ResultObject`: an object; `resultType` = `"complete"` or absent; requires `resultType`
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `DiscoverResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `capabilities`, `resultType`, `supportedVersions`, `ttlMs`
+/// - `ListResourcesResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resources`, `resultType`, `ttlMs`
+/// - `ListResourceTemplatesResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resourceTemplates`, `resultType`, `ttlMs`
+/// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
+/// - `SubscriptionsListenResult`: an object; `resultType` = `"complete"` or absent; requires `_meta`, `_meta.io.modelcontextprotocol/subscriptionId`, `resultType`
+/// - `ListPromptsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `prompts`, `resultType`, `ttlMs`
+/// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
+/// - `ListToolsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resultType`, `tools`, `ttlMs`
+/// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
+/// - `CompleteResult`: an object; `resultType` = `"complete"` or absent; requires `completion`, `completion.values`, `resultType`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
@@ -6517,17 +7549,18 @@ pub enum ServerResult {
     /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
+
 impl ServerResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
         name: "ServerResult",
-        tag: ::std::option::Option::None,
+        tag: ::std::option::Option::Some("resultType"),
         arms: &[
             crate::rt::union::Arm {
                 name: "ResultObject",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["resultType"]],
                 known: &["_meta", "resultType"],
                 items: &[],
@@ -6536,7 +7569,7 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "InputRequiredResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
+                tags: &["input_required"],
                 tag_optional: false,
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
@@ -6546,8 +7579,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "DiscoverResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[
                     &["cacheScope"],
                     &["capabilities"],
@@ -6570,8 +7603,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "ListResourcesResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[
                     &["cacheScope"],
                     &["resources"],
@@ -6592,8 +7625,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "ListResourceTemplatesResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[
                     &["cacheScope"],
                     &["resourceTemplates"],
@@ -6614,8 +7647,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "ReadResourceResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
                 known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
                 items: &[],
@@ -6624,8 +7657,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "SubscriptionsListenResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[
                     &["_meta"],
                     &["_meta", "io", "modelcontextprotocol/subscriptionId"],
@@ -6638,8 +7671,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "ListPromptsResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["cacheScope"], &["prompts"], &["resultType"], &["ttlMs"]],
                 known: &[
                     "_meta",
@@ -6655,8 +7688,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "GetPromptResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["messages"], &["resultType"]],
                 known: &["_meta", "description", "messages", "resultType"],
                 items: &[],
@@ -6665,8 +7698,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "ListToolsResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["cacheScope"], &["resultType"], &["tools"], &["ttlMs"]],
                 known: &[
                     "_meta",
@@ -6682,8 +7715,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "CallToolResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["content"], &["resultType"]],
                 known: &[
                     "_meta",
@@ -6698,8 +7731,8 @@ impl ServerResult {
             crate::rt::union::Arm {
                 name: "CompleteResult",
                 json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
+                tags: &["complete"],
+                tag_optional: true,
                 required: &[&["completion"], &["completion", "values"], &["resultType"]],
                 known: &["_meta", "completion", "resultType"],
                 items: &[],
@@ -6708,6 +7741,7 @@ impl ServerResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6749,66 +7783,79 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ServerResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<InputRequiredResult> for ServerResult {
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequiredResult(value)
     }
 }
+
 impl ::std::convert::From<DiscoverResult> for ServerResult {
     fn from(value: DiscoverResult) -> Self {
         Self::DiscoverResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesResult> for ServerResult {
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResourcesResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplatesResult(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceResult> for ServerResult {
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResourceResult(value)
     }
 }
+
 impl ::std::convert::From<SubscriptionsListenResult> for ServerResult {
     fn from(value: SubscriptionsListenResult) -> Self {
         Self::SubscriptionsListenResult(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsResult> for ServerResult {
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPromptsResult(value)
     }
 }
+
 impl ::std::convert::From<GetPromptResult> for ServerResult {
     fn from(value: GetPromptResult) -> Self {
         Self::GetPromptResult(value)
     }
 }
+
 impl ::std::convert::From<ListToolsResult> for ServerResult {
     fn from(value: ListToolsResult) -> Self {
         Self::ListToolsResult(value)
     }
 }
+
 impl ::std::convert::From<CallToolResult> for ServerResult {
     fn from(value: CallToolResult) -> Self {
         Self::CallToolResult(value)
     }
 }
+
 impl ::std::convert::From<CompleteResult> for ServerResult {
     fn from(value: CompleteResult) -> Self {
         Self::CompleteResult(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -6824,6 +7871,7 @@ pub enum SingleSelectEnumSchema {
     /// A [`TitledSingleSelectEnumSchema`].
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
+
 impl SingleSelectEnumSchema {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -6853,6 +7901,7 @@ impl SingleSelectEnumSchema {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6878,16 +7927,19 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
         }
     }
 }
+
 impl ::std::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnumSchema(value)
     }
 }
+
 #[derive(
     Debug,
     Clone,
@@ -6921,7 +7973,11 @@ pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -6941,6 +7997,7 @@ pub enum StringSchemaFormat {
     #[serde(rename = "uri")]
     Uri,
 }
+
 impl StringSchemaFormat {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -6959,11 +8016,13 @@ impl StringSchemaFormat {
         }
     }
 }
+
 impl ::std::fmt::Display for StringSchemaFormat {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for StringSchemaFormat {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -6984,6 +8043,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
         }
     }
 }
+
 /// The set of notification types a client may opt in to on a
 /// [`subscriptions/listen`](SubscriptionsListenRequest) request.
 ///
@@ -7032,7 +8092,11 @@ pub struct SubscriptionFilter {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub tools_list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent by the server to acknowledge that a
 /// [`subscriptions/listen`](SubscriptionsListenRequest) subscription has been
 /// established and to report which notification types it agreed to honor.
@@ -7058,7 +8122,11 @@ pub struct SubscriptionsAcknowledgedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsSubscriptionsAcknowledged,
     pub params: SubscriptionsAcknowledgedNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
 #[derive(
     Debug,
@@ -7083,20 +8151,37 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// client requested an unsupported type (e.g., `promptsListChanged` when
     /// the server has no prompts), it is omitted from this set.
     pub notifications: SubscriptionFilter,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
 /// endpoint and ensures consistent behavior between HTTP and STDIO.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::SubscriptionsListen,
     pub params: SubscriptionsListenRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequestParams {
     #[serde(rename = "_meta")]
@@ -7105,7 +8190,11 @@ pub struct SubscriptionsListenRequestParams {
     /// **MUST NOT** send notification types the client has not explicitly
     /// requested.
     pub notifications: SubscriptionFilter,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The response to a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
 /// during server shutdown). Because the listen stream is long-lived, this result
@@ -7125,7 +8214,11 @@ pub struct SubscriptionsListenResult {
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     #[serde(rename = "resultType")]
     pub result_type: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Extends [`ResultMetaObject`](ResultMetaObject) with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`](SubscriptionsListenResult). All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -7155,7 +8248,11 @@ pub struct SubscriptionsListenResultMetaObject {
     /// response's `id`).
     #[serde(rename = "io.modelcontextprotocol/subscriptionId")]
     pub io_modelcontextprotocol_subscription_id: RequestId,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -7164,7 +8261,11 @@ pub struct SubscriptionsListenResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: SubscriptionsListenResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Text provided to or from an LLM.
 #[derive(
     Debug,
@@ -7190,7 +8291,11 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: ::std::string::String,
     pub r#type: consts::Text,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -7220,7 +8325,11 @@ pub struct TextResourceContents {
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for multiple-selection enumeration with display titles for each option.
 #[derive(
     Debug,
@@ -7260,7 +8369,11 @@ pub struct TitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
@@ -7279,7 +8392,11 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
     #[serde(rename = "anyOf")]
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(
     Debug,
@@ -7297,7 +8414,11 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub r#const: ::std::string::String,
     /// Display title for this option.
     pub title: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for single-selection enumeration with display titles for each option.
 #[derive(
     Debug,
@@ -7324,7 +8445,11 @@ pub struct TitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(
     Debug,
@@ -7342,9 +8467,22 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub r#const: ::std::string::String,
     /// Display label for this option.
     pub title: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     #[serde(
@@ -7410,7 +8548,11 @@ pub struct Tool {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional properties describing a [`Tool`](Tool) to clients.
 ///
 /// NOTE: all properties in `ToolAnnotations` are **hints**.
@@ -7479,7 +8621,11 @@ pub struct ToolAnnotations {
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Controls tool selection behavior for sampling requests.
 #[derive(
     Debug,
@@ -7499,7 +8645,11 @@ pub struct ToolChoice {
     /// - `"none"`: Model MUST NOT use any tools
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub mode: ::std::option::Option<ToolChoiceMode>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Controls the tool use ability of the model:
 /// - `"auto"`: Model decides whether to use tools (default)
 /// - `"required"`: Model MUST use at least one tool before completing
@@ -7521,6 +8671,7 @@ pub enum ToolChoiceMode {
     #[serde(rename = "required")]
     Required,
 }
+
 impl ToolChoiceMode {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Auto, Self::None, Self::Required];
@@ -7533,11 +8684,13 @@ impl ToolChoiceMode {
         }
     }
 }
+
 impl ::std::fmt::Display for ToolChoiceMode {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ToolChoiceMode {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -7557,6 +8710,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
         }
     }
 }
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Tool arguments are always JSON objects, so `type: "object"` is required at the root.
@@ -7573,7 +8727,16 @@ impl ::std::str::FromStr for ToolChoiceMode {
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(
@@ -7583,11 +8746,11 @@ pub struct ToolInputSchema {
     )]
     pub schema: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Object,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
 #[derive(
     Debug,
@@ -7605,14 +8768,27 @@ pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a [`CallToolResult`](CallToolResult). This can be any valid JSON Schema 2020-12.
 ///
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(
@@ -7621,13 +8797,22 @@ pub struct ToolOutputSchema {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub schema: ::std::option::Option<::std::string::String>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result of a tool use, provided by the user back to the assistant.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -7669,9 +8854,22 @@ pub struct ToolResultContent {
     #[serde(rename = "toolUseId")]
     pub tool_use_id: ::std::string::String,
     pub r#type: consts::ToolResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request from the assistant to call a tool.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -7691,7 +8889,11 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: ::std::string::String,
     pub r#type: consts::ToolUse,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Returned when the request's protocol version is unknown to the server or
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
@@ -7712,7 +8914,11 @@ pub struct UnsupportedProtocolVersionError {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error`.
 #[derive(
     Debug,
@@ -7732,7 +8938,11 @@ pub struct UnsupportedProtocolVersionErrorError {
     pub data: UnsupportedProtocolVersionErrorErrorData,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error/properties/data`.
@@ -7753,7 +8963,11 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     /// Protocol versions the server supports. The client should choose a
     /// mutually supported version from this list and retry.
     pub supported: ::std::vec::Vec<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for multiple-selection enumeration without display titles for options.
 #[derive(
     Debug,
@@ -7793,7 +9007,11 @@ pub struct UntitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
@@ -7812,7 +9030,11 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for single-selection enumeration without display titles for options.
 #[derive(
     Debug,
@@ -7838,4 +9060,7 @@ pub struct UntitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }

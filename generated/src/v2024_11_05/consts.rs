@@ -4,37 +4,67 @@
 
 //! Const markers of protocol version `2024-11-05`.
 crate::rt::const_str!(CompletionComplete, "completion/complete");
+
 crate::rt::const_str!(Image, "image");
+
 crate::rt::const_str!(Initialize, "initialize");
+
 crate::rt::const_str!(LoggingSetLevel, "logging/setLevel");
+
 crate::rt::const_str!(NotificationsCancelled, "notifications/cancelled");
+
 crate::rt::const_str!(NotificationsInitialized, "notifications/initialized");
+
 crate::rt::const_str!(NotificationsMessage, "notifications/message");
+
 crate::rt::const_str!(NotificationsProgress, "notifications/progress");
+
 crate::rt::const_str!(
     NotificationsPromptsListChanged, "notifications/prompts/list_changed"
 );
+
 crate::rt::const_str!(
     NotificationsResourcesListChanged, "notifications/resources/list_changed"
 );
+
 crate::rt::const_str!(NotificationsResourcesUpdated, "notifications/resources/updated");
+
 crate::rt::const_str!(NotificationsRootsListChanged, "notifications/roots/list_changed");
+
 crate::rt::const_str!(NotificationsToolsListChanged, "notifications/tools/list_changed");
+
 crate::rt::const_str!(Object, "object");
+
 crate::rt::const_str!(Ping, "ping");
+
 crate::rt::const_str!(PromptsGet, "prompts/get");
+
 crate::rt::const_str!(PromptsList, "prompts/list");
+
 crate::rt::const_str!(RefPrompt, "ref/prompt");
+
 crate::rt::const_str!(RefResource, "ref/resource");
+
 crate::rt::const_str!(Resource, "resource");
+
 crate::rt::const_str!(ResourcesList, "resources/list");
+
 crate::rt::const_str!(ResourcesRead, "resources/read");
+
 crate::rt::const_str!(ResourcesSubscribe, "resources/subscribe");
+
 crate::rt::const_str!(ResourcesTemplatesList, "resources/templates/list");
+
 crate::rt::const_str!(ResourcesUnsubscribe, "resources/unsubscribe");
+
 crate::rt::const_str!(RootsList, "roots/list");
+
 crate::rt::const_str!(SamplingCreateMessage, "sampling/createMessage");
+
 crate::rt::const_str!(Text, "text");
+
 crate::rt::const_str!(ToolsCall, "tools/call");
+
 crate::rt::const_str!(ToolsList, "tools/list");
+
 crate::rt::const_str!(V2_0, "2.0");

@@ -11,6 +11,7 @@
     clippy::doc_overindented_list_items
 )]
 pub mod consts;
+
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -26,7 +27,11 @@ pub mod consts;
 pub struct Annotated {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/Annotated/properties/annotations`.
 #[derive(
     Debug,
@@ -52,7 +57,11 @@ pub struct AnnotatedAnnotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -76,16 +85,42 @@ pub struct BlobResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -93,7 +128,11 @@ pub struct CallToolRequestParams {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a tool call.
 ///
 /// Any errors that originate from the tool SHOULD be reported inside the result
@@ -104,7 +143,16 @@ pub struct CallToolRequestParams {
 /// However, any errors in _finding_ the tool, an error indicating that the
 /// server does not support tool calls, or any other exceptional conditions,
 /// should be reported as an MCP error response.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -126,7 +174,11 @@ pub struct CallToolResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub is_error: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CallToolResult/properties/content/items`.
 ///
 /// # Decoding
@@ -147,6 +199,7 @@ pub enum CallToolResultContentItem {
     /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
+
 impl CallToolResultContentItem {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -186,6 +239,7 @@ impl CallToolResultContentItem {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -204,21 +258,25 @@ impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for CallToolResultContentItem {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<EmbeddedResource> for CallToolResultContentItem {
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(value)
     }
 }
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -231,7 +289,11 @@ impl ::std::convert::From<EmbeddedResource> for CallToolResultContentItem {
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -244,9 +306,22 @@ pub struct CancelledNotificationParams {
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
@@ -265,7 +340,11 @@ pub struct ClientCapabilities {
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -288,7 +367,11 @@ pub struct ClientCapabilitiesRoots {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -297,7 +380,7 @@ pub struct ClientCapabilitiesRoots {
 /// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `method`
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientNotification {
@@ -310,6 +393,7 @@ pub enum ClientNotification {
     /// A [`RootsListChangedNotification`].
     RootsListChangedNotification(RootsListChangedNotification),
 }
+
 impl ClientNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -364,6 +448,7 @@ impl ClientNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -393,26 +478,31 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ClientNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<InitializedNotification> for ClientNotification {
     fn from(value: InitializedNotification) -> Self {
         Self::InitializedNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ClientNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
     fn from(value: RootsListChangedNotification) -> Self {
         Self::RootsListChangedNotification(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -430,7 +520,7 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `method`, `params`, `params.name`
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
@@ -461,6 +551,7 @@ pub enum ClientRequest {
     /// A [`CompleteRequest`].
     CompleteRequest(CompleteRequest),
 }
+
 impl ClientRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -611,6 +702,7 @@ impl ClientRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -651,71 +743,85 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         }
     }
 }
+
 impl ::std::convert::From<InitializeRequest> for ClientRequest {
     fn from(value: InitializeRequest) -> Self {
         Self::InitializeRequest(value)
     }
 }
+
 impl ::std::convert::From<PingRequest> for ClientRequest {
     fn from(value: PingRequest) -> Self {
         Self::PingRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
     fn from(value: ListResourcesRequest) -> Self {
         Self::ListResourcesRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
     fn from(value: ListResourceTemplatesRequest) -> Self {
         Self::ListResourceTemplatesRequest(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
     fn from(value: ReadResourceRequest) -> Self {
         Self::ReadResourceRequest(value)
     }
 }
+
 impl ::std::convert::From<SubscribeRequest> for ClientRequest {
     fn from(value: SubscribeRequest) -> Self {
         Self::SubscribeRequest(value)
     }
 }
+
 impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
     fn from(value: UnsubscribeRequest) -> Self {
         Self::UnsubscribeRequest(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
     fn from(value: ListPromptsRequest) -> Self {
         Self::ListPromptsRequest(value)
     }
 }
+
 impl ::std::convert::From<GetPromptRequest> for ClientRequest {
     fn from(value: GetPromptRequest) -> Self {
         Self::GetPromptRequest(value)
     }
 }
+
 impl ::std::convert::From<ListToolsRequest> for ClientRequest {
     fn from(value: ListToolsRequest) -> Self {
         Self::ListToolsRequest(value)
     }
 }
+
 impl ::std::convert::From<CallToolRequest> for ClientRequest {
     fn from(value: CallToolRequest) -> Self {
         Self::CallToolRequest(value)
     }
 }
+
 impl ::std::convert::From<SetLevelRequest> for ClientRequest {
     fn from(value: SetLevelRequest) -> Self {
         Self::SetLevelRequest(value)
     }
 }
+
 impl ::std::convert::From<CompleteRequest> for ClientRequest {
     fn from(value: CompleteRequest) -> Self {
         Self::CompleteRequest(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -723,7 +829,7 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 /// - `ResultObject`: an object
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientResult {
@@ -734,6 +840,7 @@ pub enum ClientResult {
     /// A [`ListRootsResult`].
     ListRootsResult(ListRootsResult),
 }
+
 impl ClientResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -773,6 +880,7 @@ impl ClientResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -793,28 +901,36 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ClientResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<CreateMessageResult> for ClientResult {
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessageResult(value)
     }
 }
+
 impl ::std::convert::From<ListRootsResult> for ClientResult {
     fn from(value: ListRootsResult) -> Self {
         Self::ListRootsResult(value)
     }
 }
+
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -822,7 +938,11 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     pub r#ref: CompleteRequestParamsRef,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
@@ -842,7 +962,11 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/ref`.
 ///
 /// # Decoding
@@ -860,6 +984,7 @@ pub enum CompleteRequestParamsRef {
     /// A [`ResourceReference`].
     ResourceReference(ResourceReference),
 }
+
 impl CompleteRequestParamsRef {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -889,6 +1014,7 @@ impl CompleteRequestParamsRef {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -906,18 +1032,30 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         }
     }
 }
+
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
     fn from(value: PromptReference) -> Self {
         Self::PromptReference(value)
     }
 }
+
 impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
     fn from(value: ResourceReference) -> Self {
         Self::ResourceReference(value)
     }
 }
+
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -930,7 +1068,11 @@ pub struct CompleteResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(
     Debug,
@@ -956,16 +1098,42 @@ pub struct CompleteResultCompletion {
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1006,7 +1174,11 @@ pub struct CreateMessageRequestParams {
     pub system_prompt: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub temperature: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
@@ -1025,6 +1197,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     #[serde(rename = "thisServer")]
     ThisServer,
 }
+
 impl CreateMessageRequestParamsIncludeContext {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
@@ -1037,11 +1210,13 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1061,8 +1236,9 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1085,7 +1261,11 @@ pub struct CreateMessageResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub stop_reason: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CreateMessageResult/properties/content`.
 ///
 /// # Decoding
@@ -1103,6 +1283,7 @@ pub enum CreateMessageResultContent {
     /// A [`ImageContent`].
     ImageContent(ImageContent),
 }
+
 impl CreateMessageResultContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1132,6 +1313,7 @@ impl CreateMessageResultContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1149,18 +1331,22 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for CreateMessageResultContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for CreateMessageResultContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -1172,7 +1358,11 @@ pub struct EmbeddedResource {
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/annotations`.
 #[derive(
     Debug,
@@ -1198,7 +1388,11 @@ pub struct EmbeddedResourceAnnotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -1216,6 +1410,7 @@ pub enum EmbeddedResourceResource {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl EmbeddedResourceResource {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1245,6 +1440,7 @@ impl EmbeddedResourceResource {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1266,26 +1462,52 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
+
 pub type EmptyResult = ResultObject;
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
@@ -1295,9 +1517,22 @@ pub struct GetPromptRequestParams {
     >,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1313,7 +1548,11 @@ pub struct GetPromptResult {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An image provided to or from an LLM.
 #[derive(
     Debug,
@@ -1335,7 +1574,11 @@ pub struct ImageContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Image,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ImageContent/properties/annotations`.
 #[derive(
     Debug,
@@ -1361,7 +1604,11 @@ pub struct ImageContentAnnotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes the name and version of an MCP implementation.
 #[derive(
     Debug,
@@ -1377,16 +1624,42 @@ pub struct ImageContentAnnotations {
 pub struct Implementation {
     pub name: ::std::string::String,
     pub version: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
@@ -1395,9 +1668,22 @@ pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     #[serde(rename = "protocolVersion")]
     pub protocol_version: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1420,17 +1706,43 @@ pub struct InitializeResult {
     pub protocol_version: ::std::string::String,
     #[serde(rename = "serverInfo")]
     pub server_info: Implementation,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<InitializedNotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/InitializedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -1442,22 +1754,35 @@ pub struct InitializedNotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
@@ -1467,7 +1792,11 @@ pub struct JsonRpcErrorError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -1477,7 +1806,7 @@ pub struct JsonRpcErrorError {
 /// - `JsonRpcResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
@@ -1490,6 +1819,7 @@ pub enum JsonRpcMessage {
     /// A [`JsonRpcError`].
     JsonRpcError(JsonRpcError),
 }
+
 impl JsonRpcMessage {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1545,6 +1875,7 @@ impl JsonRpcMessage {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1566,38 +1897,65 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
         }
     }
 }
+
 impl ::std::convert::From<JsonRpcRequest> for JsonRpcMessage {
     fn from(value: JsonRpcRequest) -> Self {
         Self::JsonRpcRequest(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcNotification> for JsonRpcMessage {
     fn from(value: JsonRpcNotification) -> Self {
         Self::JsonRpcNotification(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcResponse> for JsonRpcMessage {
     fn from(value: JsonRpcResponse) -> Self {
         Self::JsonRpcResponse(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
     fn from(value: JsonRpcError) -> Self {
         Self::JsonRpcError(value)
     }
 }
+
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -1609,14 +1967,14 @@ pub struct JsonRpcNotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -1624,9 +1982,22 @@ pub struct JsonRpcRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
     #[serde(
@@ -1635,11 +2006,11 @@ pub struct JsonRpcRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(
     Debug,
@@ -1660,16 +2031,24 @@ pub struct JsonRpcRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ResultObject,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(
     Debug,
@@ -1686,7 +2065,11 @@ pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(
     Debug,
@@ -1704,9 +2087,22 @@ pub struct ListPromptsRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1727,7 +2123,11 @@ pub struct ListPromptsResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(
     Debug,
@@ -1744,7 +2144,11 @@ pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(
     Debug,
@@ -1762,9 +2166,22 @@ pub struct ListResourceTemplatesRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1786,7 +2203,11 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(
     Debug,
@@ -1803,7 +2224,11 @@ pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(
     Debug,
@@ -1821,9 +2246,22 @@ pub struct ListResourcesRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1844,7 +2282,11 @@ pub struct ListResourcesResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -1852,15 +2294,37 @@ pub struct ListResourcesResult {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListRootsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     #[serde(
@@ -1869,11 +2333,11 @@ pub struct ListRootsRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(
     Debug,
@@ -1894,11 +2358,24 @@ pub struct ListRootsRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1911,7 +2388,11 @@ pub struct ListRootsResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(
     Debug,
@@ -1928,7 +2409,11 @@ pub struct ListToolsRequest {
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListToolsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(
     Debug,
@@ -1946,9 +2431,22 @@ pub struct ListToolsRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1969,7 +2467,11 @@ pub struct ListToolsResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -2004,6 +2506,7 @@ pub enum LoggingLevel {
     #[serde(rename = "warning")]
     Warning,
 }
+
 impl LoggingLevel {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -2030,11 +2533,13 @@ impl LoggingLevel {
         }
     }
 }
+
 impl ::std::fmt::Display for LoggingLevel {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for LoggingLevel {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -2059,15 +2564,20 @@ impl ::std::str::FromStr for LoggingLevel {
         }
     }
 }
+
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -2077,7 +2587,11 @@ pub struct LoggingMessageNotificationParams {
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub logger: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -2105,7 +2619,11 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -2165,16 +2683,42 @@ pub struct ModelPreferences {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/Notification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -2186,11 +2730,11 @@ pub struct NotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -2206,7 +2750,11 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(
     Debug,
@@ -2224,8 +2772,21 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2245,17 +2806,43 @@ pub struct PaginatedResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PingRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
     #[serde(
@@ -2264,11 +2851,11 @@ pub struct PingRequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(
     Debug,
@@ -2289,14 +2876,22 @@ pub struct PingRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2309,7 +2904,11 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub total: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -2327,6 +2926,7 @@ pub enum ProgressToken {
     /// an integer
     Integer(i64),
 }
+
 impl ProgressToken {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2356,6 +2956,7 @@ impl ProgressToken {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2373,16 +2974,19 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ProgressToken {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ProgressToken {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// A prompt or prompt template that the server offers.
 #[derive(
     Debug,
@@ -2404,7 +3008,11 @@ pub struct Prompt {
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(
     Debug,
@@ -2426,17 +3034,43 @@ pub struct PromptArgument {
     /// Whether this argument must be provided.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PromptListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -2448,11 +3082,11 @@ pub struct PromptListChangedNotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
@@ -2462,7 +3096,11 @@ pub struct PromptListChangedNotificationParams {
 pub struct PromptMessage {
     pub content: PromptMessageContent,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PromptMessage/properties/content`.
 ///
 /// # Decoding
@@ -2483,6 +3121,7 @@ pub enum PromptMessageContent {
     /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
+
 impl PromptMessageContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2522,6 +3161,7 @@ impl PromptMessageContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2540,21 +3180,25 @@ impl<'de> serde::Deserialize<'de> for PromptMessageContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for PromptMessageContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for PromptMessageContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(value)
     }
 }
+
 /// Identifies a prompt.
 #[derive(
     Debug,
@@ -2571,7 +3215,11 @@ pub struct PromptReference {
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
     pub r#type: consts::RefPrompt,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(
     Debug,
@@ -2587,7 +3235,11 @@ pub struct PromptReference {
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(
     Debug,
@@ -2603,9 +3255,22 @@ pub struct ReadResourceRequest {
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2618,7 +3283,11 @@ pub struct ReadResourceResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
 ///
 /// # Decoding
@@ -2636,6 +3305,7 @@ pub enum ReadResourceResultContentsItem {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl ReadResourceResultContentsItem {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2665,6 +3335,7 @@ impl ReadResourceResultContentsItem {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2686,23 +3357,39 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -2720,6 +3407,7 @@ pub enum RequestId {
     /// an integer
     Integer(i64),
 }
+
 impl RequestId {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2749,6 +3437,7 @@ impl RequestId {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2766,18 +3455,30 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for RequestId {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for RequestId {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     #[serde(
@@ -2786,11 +3487,11 @@ pub struct RequestParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<RequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
 #[derive(
     Debug,
@@ -2811,7 +3512,11 @@ pub struct RequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A known resource that the server is capable of reading.
 #[derive(
     Debug,
@@ -2850,7 +3555,11 @@ pub struct Resource {
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/Resource/properties/annotations`.
 #[derive(
     Debug,
@@ -2876,7 +3585,11 @@ pub struct ResourceAnnotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The contents of a specific resource or sub-resource.
 #[derive(
     Debug,
@@ -2899,17 +3612,43 @@ pub struct ResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ResourceListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -2921,11 +3660,11 @@ pub struct ResourceListChangedNotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A reference to a resource or resource template definition.
 #[derive(
     Debug,
@@ -2942,7 +3681,11 @@ pub struct ResourceReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A template description for resources available on the server.
 #[derive(
     Debug,
@@ -2977,7 +3720,11 @@ pub struct ResourceTemplate {
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
     pub uri_template: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ResourceTemplate/properties/annotations`.
 #[derive(
     Debug,
@@ -3003,7 +3750,11 @@ pub struct ResourceTemplateAnnotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(
     Debug,
@@ -3019,7 +3770,11 @@ pub struct ResourceTemplateAnnotations {
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(
     Debug,
@@ -3035,9 +3790,22 @@ pub struct ResourceUpdatedNotification {
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -3049,11 +3817,11 @@ pub struct ResultObject {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -3067,6 +3835,7 @@ pub enum Role {
     #[serde(rename = "user")]
     User,
 }
+
 impl Role {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
@@ -3078,11 +3847,13 @@ impl Role {
         }
     }
 }
+
 impl ::std::fmt::Display for Role {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for Role {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3101,6 +3872,7 @@ impl ::std::str::FromStr for Role {
         }
     }
 }
+
 /// Represents a root directory or file that the server can operate on.
 #[derive(
     Debug,
@@ -3123,19 +3895,45 @@ pub struct Root {
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -3147,18 +3945,22 @@ pub struct RootsListChangedNotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/SamplingMessage/properties/content`.
 ///
 /// # Decoding
@@ -3176,6 +3978,7 @@ pub enum SamplingMessageContent {
     /// A [`ImageContent`].
     ImageContent(ImageContent),
 }
+
 impl SamplingMessageContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3205,6 +4008,7 @@ impl SamplingMessageContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3222,18 +4026,30 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for SamplingMessageContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
@@ -3258,7 +4074,11 @@ pub struct ServerCapabilities {
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -3281,7 +4101,11 @@ pub struct ServerCapabilitiesPrompts {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
@@ -3307,7 +4131,11 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub subscribe: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -3330,7 +4158,11 @@ pub struct ServerCapabilitiesTools {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -3342,7 +4174,7 @@ pub struct ServerCapabilitiesTools {
 /// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `method`
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
@@ -3361,6 +4193,7 @@ pub enum ServerNotification {
     /// A [`LoggingMessageNotification`].
     LoggingMessageNotification(LoggingMessageNotification),
 }
+
 impl ServerNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3450,6 +4283,7 @@ impl ServerNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3496,41 +4330,49 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ServerNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ServerNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
     fn from(value: ResourceListChangedNotification) -> Self {
         Self::ResourceListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
     fn from(value: ResourceUpdatedNotification) -> Self {
         Self::ResourceUpdatedNotification(value)
     }
 }
+
 impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
     fn from(value: PromptListChangedNotification) -> Self {
         Self::PromptListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     fn from(value: ToolListChangedNotification) -> Self {
         Self::ToolListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
     fn from(value: LoggingMessageNotification) -> Self {
         Self::LoggingMessageNotification(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -3538,7 +4380,7 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
 /// - `PingRequest`: an object; `method` = `"ping"`; requires `method`
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerRequest {
@@ -3549,6 +4391,7 @@ pub enum ServerRequest {
     /// A [`ListRootsRequest`].
     ListRootsRequest(ListRootsRequest),
 }
+
 impl ServerRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3593,6 +4436,7 @@ impl ServerRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3613,21 +4457,25 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
         }
     }
 }
+
 impl ::std::convert::From<PingRequest> for ServerRequest {
     fn from(value: PingRequest) -> Self {
         Self::PingRequest(value)
     }
 }
+
 impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
     fn from(value: CreateMessageRequest) -> Self {
         Self::CreateMessageRequest(value)
     }
 }
+
 impl ::std::convert::From<ListRootsRequest> for ServerRequest {
     fn from(value: ListRootsRequest) -> Self {
         Self::ListRootsRequest(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -3642,7 +4490,7 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
 /// - `ListToolsResult`: an object; requires `tools`
 /// - `CallToolResult`: an object; requires `content`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
@@ -3667,6 +4515,7 @@ pub enum ServerResult {
     /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
+
 impl ServerResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3788,6 +4637,7 @@ impl ServerResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3821,70 +4671,89 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ServerResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<InitializeResult> for ServerResult {
     fn from(value: InitializeResult) -> Self {
         Self::InitializeResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesResult> for ServerResult {
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResourcesResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplatesResult(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceResult> for ServerResult {
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResourceResult(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsResult> for ServerResult {
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPromptsResult(value)
     }
 }
+
 impl ::std::convert::From<GetPromptResult> for ServerResult {
     fn from(value: GetPromptResult) -> Self {
         Self::GetPromptResult(value)
     }
 }
+
 impl ::std::convert::From<ListToolsResult> for ServerResult {
     fn from(value: ListToolsResult) -> Self {
         Self::ListToolsResult(value)
     }
 }
+
 impl ::std::convert::From<CallToolResult> for ServerResult {
     fn from(value: CallToolResult) -> Self {
         Self::CallToolResult(value)
     }
 }
+
 impl ::std::convert::From<CompleteResult> for ServerResult {
     fn from(value: CompleteResult) -> Self {
         Self::CompleteResult(value)
     }
 }
+
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(
     Debug,
@@ -3900,7 +4769,11 @@ pub struct SetLevelRequestParams {
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
 #[derive(
     Debug,
@@ -3916,7 +4789,11 @@ pub struct SubscribeRequest {
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Text provided to or from an LLM.
 #[derive(
     Debug,
@@ -3935,7 +4812,11 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: ::std::string::String,
     pub r#type: consts::Text,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/TextContent/properties/annotations`.
 #[derive(
     Debug,
@@ -3961,7 +4842,11 @@ pub struct TextContentAnnotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -3985,9 +4870,22 @@ pub struct TextResourceContents {
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// A human-readable description of the tool.
@@ -3998,11 +4896,24 @@ pub struct Tool {
     pub input_schema: ToolInputSchema,
     /// The name of the tool.
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -4015,17 +4926,43 @@ pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ToolListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -4037,11 +4974,11 @@ pub struct ToolListChangedNotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(
     Debug,
@@ -4057,7 +4994,11 @@ pub struct ToolListChangedNotificationParams {
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(
     Debug,
@@ -4073,4 +5014,7 @@ pub struct UnsubscribeRequest {
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }

@@ -11,6 +11,7 @@
     clippy::doc_overindented_list_items
 )]
 pub mod consts;
+
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -48,12 +49,25 @@ pub struct Annotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -71,7 +85,11 @@ pub struct AudioContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Audio,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(
     Debug,
@@ -95,11 +113,24 @@ pub struct BaseMetadata {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -119,7 +150,11 @@ pub struct BlobResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -139,16 +174,42 @@ pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Boolean,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -156,12 +217,25 @@ pub struct CallToolRequestParams {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a tool call.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -199,7 +273,11 @@ pub struct CallToolResult {
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -212,7 +290,11 @@ pub struct CallToolResult {
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -225,9 +307,22 @@ pub struct CancelledNotificationParams {
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     #[serde(rename = "requestId")]
     pub request_id: RequestId,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
@@ -251,7 +346,11 @@ pub struct ClientCapabilities {
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
@@ -274,7 +373,11 @@ pub struct ClientCapabilitiesRoots {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -283,7 +386,7 @@ pub struct ClientCapabilitiesRoots {
 /// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `method`
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientNotification {
@@ -296,6 +399,7 @@ pub enum ClientNotification {
     /// A [`RootsListChangedNotification`].
     RootsListChangedNotification(RootsListChangedNotification),
 }
+
 impl ClientNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -350,6 +454,7 @@ impl ClientNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -379,26 +484,31 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ClientNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<InitializedNotification> for ClientNotification {
     fn from(value: InitializedNotification) -> Self {
         Self::InitializedNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ClientNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
     fn from(value: RootsListChangedNotification) -> Self {
         Self::RootsListChangedNotification(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -416,7 +526,7 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `method`, `params`, `params.name`
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
@@ -447,6 +557,7 @@ pub enum ClientRequest {
     /// A [`CompleteRequest`].
     CompleteRequest(CompleteRequest),
 }
+
 impl ClientRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -597,6 +708,7 @@ impl ClientRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -637,71 +749,85 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         }
     }
 }
+
 impl ::std::convert::From<InitializeRequest> for ClientRequest {
     fn from(value: InitializeRequest) -> Self {
         Self::InitializeRequest(value)
     }
 }
+
 impl ::std::convert::From<PingRequest> for ClientRequest {
     fn from(value: PingRequest) -> Self {
         Self::PingRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
     fn from(value: ListResourcesRequest) -> Self {
         Self::ListResourcesRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
     fn from(value: ListResourceTemplatesRequest) -> Self {
         Self::ListResourceTemplatesRequest(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
     fn from(value: ReadResourceRequest) -> Self {
         Self::ReadResourceRequest(value)
     }
 }
+
 impl ::std::convert::From<SubscribeRequest> for ClientRequest {
     fn from(value: SubscribeRequest) -> Self {
         Self::SubscribeRequest(value)
     }
 }
+
 impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
     fn from(value: UnsubscribeRequest) -> Self {
         Self::UnsubscribeRequest(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
     fn from(value: ListPromptsRequest) -> Self {
         Self::ListPromptsRequest(value)
     }
 }
+
 impl ::std::convert::From<GetPromptRequest> for ClientRequest {
     fn from(value: GetPromptRequest) -> Self {
         Self::GetPromptRequest(value)
     }
 }
+
 impl ::std::convert::From<ListToolsRequest> for ClientRequest {
     fn from(value: ListToolsRequest) -> Self {
         Self::ListToolsRequest(value)
     }
 }
+
 impl ::std::convert::From<CallToolRequest> for ClientRequest {
     fn from(value: CallToolRequest) -> Self {
         Self::CallToolRequest(value)
     }
 }
+
 impl ::std::convert::From<SetLevelRequest> for ClientRequest {
     fn from(value: SetLevelRequest) -> Self {
         Self::SetLevelRequest(value)
     }
 }
+
 impl ::std::convert::From<CompleteRequest> for ClientRequest {
     fn from(value: CompleteRequest) -> Self {
         Self::CompleteRequest(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -710,7 +836,7 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientResult {
@@ -723,6 +849,7 @@ pub enum ClientResult {
     /// A [`ElicitResult`].
     ElicitResult(ElicitResult),
 }
+
 impl ClientResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -772,6 +899,7 @@ impl ClientResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -793,35 +921,44 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ClientResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<CreateMessageResult> for ClientResult {
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessageResult(value)
     }
 }
+
 impl ::std::convert::From<ListRootsResult> for ClientResult {
     fn from(value: ListRootsResult) -> Self {
         Self::ListRootsResult(value)
     }
 }
+
 impl ::std::convert::From<ElicitResult> for ClientResult {
     fn from(value: ElicitResult) -> Self {
         Self::ElicitResult(value)
     }
 }
+
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
@@ -830,7 +967,11 @@ pub struct CompleteRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
@@ -850,11 +991,24 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/context`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
@@ -862,7 +1016,11 @@ pub struct CompleteRequestParamsContext {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/ref`.
 ///
 /// # Decoding
@@ -880,6 +1038,7 @@ pub enum CompleteRequestParamsRef {
     /// A [`ResourceTemplateReference`].
     ResourceTemplateReference(ResourceTemplateReference),
 }
+
 impl CompleteRequestParamsRef {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -909,6 +1068,7 @@ impl CompleteRequestParamsRef {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -930,21 +1090,33 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         }
     }
 }
+
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
     fn from(value: PromptReference) -> Self {
         Self::PromptReference(value)
     }
 }
+
 impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
     fn from(value: ResourceTemplateReference) -> Self {
         Self::ResourceTemplateReference(value)
     }
 }
+
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -954,7 +1126,11 @@ pub struct CompleteResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
 #[derive(
     Debug,
@@ -980,7 +1156,11 @@ pub struct CompleteResultCompletion {
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -990,7 +1170,7 @@ pub struct CompleteResultCompletion {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ContentBlock {
@@ -1005,6 +1185,7 @@ pub enum ContentBlock {
     /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
+
 impl ContentBlock {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1074,6 +1255,7 @@ impl ContentBlock {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1094,40 +1276,68 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for ContentBlock {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for ContentBlock {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for ContentBlock {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ResourceLink> for ContentBlock {
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(value)
     }
 }
+
 impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(value)
     }
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1170,7 +1380,11 @@ pub struct CreateMessageRequestParams {
     pub system_prompt: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub temperature: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
@@ -1189,6 +1403,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     #[serde(rename = "thisServer")]
     ThisServer,
 }
+
 impl CreateMessageRequestParamsIncludeContext {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
@@ -1201,11 +1416,13 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1225,11 +1442,12 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1249,7 +1467,11 @@ pub struct CreateMessageResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub stop_reason: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/CreateMessageResult/properties/content`.
 ///
 /// # Decoding
@@ -1259,7 +1481,7 @@ pub struct CreateMessageResult {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
@@ -1270,6 +1492,7 @@ pub enum CreateMessageResultContent {
     /// A [`AudioContent`].
     AudioContent(AudioContent),
 }
+
 impl CreateMessageResultContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1309,6 +1532,7 @@ impl CreateMessageResultContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1327,32 +1551,59 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for CreateMessageResultContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for CreateMessageResultContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
+
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
@@ -1361,12 +1612,25 @@ pub struct ElicitRequestParams {
     /// Only top-level properties are allowed, without nesting.
     #[serde(rename = "requestedSchema")]
     pub requested_schema: ElicitRequestParamsRequestedSchema,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A restricted subset of JSON Schema.
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params/properties/requestedSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParamsRequestedSchema {
     pub properties: ::std::collections::BTreeMap<
@@ -1376,12 +1640,16 @@ pub struct ElicitRequestParamsRequestedSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The client's response to an elicitation request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1401,7 +1669,11 @@ pub struct ElicitResult {
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The user action in response to the elicitation.
 /// - "accept": User submitted the form/confirmed the action
 /// - "decline": User explicitly declined the action
@@ -1423,6 +1695,7 @@ pub enum ElicitResultAction {
     #[serde(rename = "decline")]
     Decline,
 }
+
 impl ElicitResultAction {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Accept, Self::Cancel, Self::Decline];
@@ -1435,11 +1708,13 @@ impl ElicitResultAction {
         }
     }
 }
+
 impl ::std::fmt::Display for ElicitResultAction {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ElicitResultAction {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1459,6 +1734,7 @@ impl ::std::str::FromStr for ElicitResultAction {
         }
     }
 }
+
 /// Anonymous in the schema at `#/definitions/ElicitResult/properties/content/additionalProperties`.
 ///
 /// # Decoding
@@ -1479,6 +1755,7 @@ pub enum ElicitResultContentValue {
     /// a boolean
     Boolean(bool),
 }
+
 impl ElicitResultContentValue {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1518,6 +1795,7 @@ impl ElicitResultContentValue {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1536,29 +1814,33 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ElicitResultContentValue {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ElicitResultContentValue {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 impl ::std::convert::From<bool> for ElicitResultContentValue {
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
 }
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1572,7 +1854,11 @@ pub struct EmbeddedResource {
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -1581,7 +1867,7 @@ pub struct EmbeddedResource {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
@@ -1590,6 +1876,7 @@ pub enum EmbeddedResourceResource {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl EmbeddedResourceResource {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1619,6 +1906,7 @@ impl EmbeddedResourceResource {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1640,17 +1928,21 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
+
 pub type EmptyResult = ResultObject;
+
 #[derive(
     Debug,
     Clone,
@@ -1675,16 +1967,42 @@ pub struct EnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
@@ -1694,12 +2012,25 @@ pub struct GetPromptRequestParams {
     >,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1712,12 +2043,25 @@ pub struct GetPromptResult {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1735,7 +2079,11 @@ pub struct ImageContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Image,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
 #[derive(
     Debug,
@@ -1760,16 +2108,42 @@ pub struct Implementation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
@@ -1778,12 +2152,25 @@ pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     #[serde(rename = "protocolVersion")]
     pub protocol_version: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1803,26 +2190,56 @@ pub struct InitializeResult {
     pub protocol_version: ::std::string::String,
     #[serde(rename = "serverInfo")]
     pub server_info: Implementation,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
@@ -1832,7 +2249,11 @@ pub struct JsonRpcErrorError {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// # Decoding
@@ -1844,7 +2265,7 @@ pub struct JsonRpcErrorError {
 /// - `JsonRpcResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
@@ -1857,6 +2278,7 @@ pub enum JsonRpcMessage {
     /// A [`JsonRpcError`].
     JsonRpcError(JsonRpcError),
 }
+
 impl JsonRpcMessage {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1912,6 +2334,7 @@ impl JsonRpcMessage {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1933,39 +2356,57 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
         }
     }
 }
+
 impl ::std::convert::From<JsonRpcRequest> for JsonRpcMessage {
     fn from(value: JsonRpcRequest) -> Self {
         Self::JsonRpcRequest(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcNotification> for JsonRpcMessage {
     fn from(value: JsonRpcNotification) -> Self {
         Self::JsonRpcNotification(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcResponse> for JsonRpcMessage {
     fn from(value: JsonRpcResponse) -> Self {
         Self::JsonRpcResponse(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
     fn from(value: JsonRpcError) -> Self {
         Self::JsonRpcError(value)
     }
 }
+
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -1973,27 +2414,49 @@ pub struct JsonRpcRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2003,20 +2466,24 @@ pub struct JsonRpcRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ResultObject,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(
     Debug,
@@ -2033,7 +2500,11 @@ pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
 #[derive(
     Debug,
@@ -2051,12 +2522,25 @@ pub struct ListPromptsRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2074,7 +2558,11 @@ pub struct ListPromptsResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(
     Debug,
@@ -2091,7 +2579,11 @@ pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(
     Debug,
@@ -2109,12 +2601,25 @@ pub struct ListResourceTemplatesRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2133,7 +2638,11 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resources the server has.
 #[derive(
     Debug,
@@ -2150,7 +2659,11 @@ pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
 #[derive(
     Debug,
@@ -2168,12 +2681,25 @@ pub struct ListResourcesRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2191,7 +2717,11 @@ pub struct ListResourcesResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -2199,33 +2729,64 @@ pub struct ListResourcesResult {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListRootsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2235,18 +2796,27 @@ pub struct ListRootsRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2256,7 +2826,11 @@ pub struct ListRootsResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of tools the server has.
 #[derive(
     Debug,
@@ -2273,7 +2847,11 @@ pub struct ListToolsRequest {
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ListToolsRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
 #[derive(
     Debug,
@@ -2291,12 +2869,25 @@ pub struct ListToolsRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2314,7 +2905,11 @@ pub struct ListToolsResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -2349,6 +2944,7 @@ pub enum LoggingLevel {
     #[serde(rename = "warning")]
     Warning,
 }
+
 impl LoggingLevel {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -2375,11 +2971,13 @@ impl LoggingLevel {
         }
     }
 }
+
 impl ::std::fmt::Display for LoggingLevel {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for LoggingLevel {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -2404,15 +3002,20 @@ impl ::std::str::FromStr for LoggingLevel {
         }
     }
 }
+
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -2422,7 +3025,11 @@ pub struct LoggingMessageNotificationParams {
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub logger: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -2450,7 +3057,11 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -2510,14 +3121,31 @@ pub struct ModelPreferences {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
@@ -2530,7 +3158,11 @@ pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/NumberSchema/properties/type`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -2544,6 +3176,7 @@ pub enum NumberSchemaType {
     #[serde(rename = "number")]
     Number,
 }
+
 impl NumberSchemaType {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Integer, Self::Number];
@@ -2555,11 +3188,13 @@ impl NumberSchemaType {
         }
     }
 }
+
 impl ::std::fmt::Display for NumberSchemaType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for NumberSchemaType {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -2578,6 +3213,7 @@ impl ::std::str::FromStr for NumberSchemaType {
         }
     }
 }
+
 #[derive(
     Debug,
     Clone,
@@ -2593,7 +3229,11 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
 #[derive(
     Debug,
@@ -2611,11 +3251,24 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2632,35 +3285,70 @@ pub struct PaginatedResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PingRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2670,11 +3358,11 @@ pub struct PingRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -2699,6 +3387,7 @@ pub enum PrimitiveSchemaDefinition {
     /// A [`EnumSchema`].
     EnumSchema(EnumSchema),
 }
+
 impl PrimitiveSchemaDefinition {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2755,6 +3444,7 @@ impl PrimitiveSchemaDefinition {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2774,33 +3464,42 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         }
     }
 }
+
 impl ::std::convert::From<StringSchema> for PrimitiveSchemaDefinition {
     fn from(value: StringSchema) -> Self {
         Self::StringSchema(value)
     }
 }
+
 impl ::std::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
     fn from(value: NumberSchema) -> Self {
         Self::NumberSchema(value)
     }
 }
+
 impl ::std::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
     fn from(value: BooleanSchema) -> Self {
         Self::BooleanSchema(value)
     }
 }
+
 impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: EnumSchema) -> Self {
         Self::EnumSchema(value)
     }
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2816,7 +3515,11 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub total: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -2834,6 +3537,7 @@ pub enum ProgressToken {
     /// an integer
     Integer(i64),
 }
+
 impl ProgressToken {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2863,6 +3567,7 @@ impl ProgressToken {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2880,21 +3585,33 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ProgressToken {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ProgressToken {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2919,7 +3636,11 @@ pub struct Prompt {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(
     Debug,
@@ -2949,25 +3670,46 @@ pub struct PromptArgument {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Identifies a prompt.
 #[derive(
     Debug,
@@ -2992,7 +3734,11 @@ pub struct PromptReference {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::RefPrompt,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(
     Debug,
@@ -3008,7 +3754,11 @@ pub struct PromptReference {
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
 #[derive(
     Debug,
@@ -3024,12 +3774,25 @@ pub struct ReadResourceRequest {
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3039,7 +3802,11 @@ pub struct ReadResourceResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
 ///
 /// # Decoding
@@ -3048,7 +3815,7 @@ pub struct ReadResourceResult {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
@@ -3057,6 +3824,7 @@ pub enum ReadResourceResultContentsItem {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl ReadResourceResultContentsItem {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3086,6 +3854,7 @@ impl ReadResourceResultContentsItem {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3107,23 +3876,39 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -3141,6 +3926,7 @@ pub enum RequestId {
     /// an integer
     Integer(i64),
 }
+
 impl RequestId {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3170,6 +3956,7 @@ impl RequestId {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3187,36 +3974,57 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for RequestId {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for RequestId {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<RequestParamsMeta>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3226,16 +4034,25 @@ pub struct RequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3276,12 +4093,25 @@ pub struct Resource {
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3299,14 +4129,27 @@ pub struct ResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3348,20 +4191,46 @@ pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3398,7 +4267,11 @@ pub struct ResourceTemplate {
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
     pub uri_template: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A reference to a resource or resource template definition.
 #[derive(
     Debug,
@@ -3415,7 +4288,11 @@ pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(
     Debug,
@@ -3431,7 +4308,11 @@ pub struct ResourceTemplateReference {
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(
     Debug,
@@ -3447,12 +4328,25 @@ pub struct ResourceUpdatedNotification {
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3461,11 +4355,11 @@ pub struct ResultObject {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -3479,6 +4373,7 @@ pub enum Role {
     #[serde(rename = "user")]
     User,
 }
+
 impl Role {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
@@ -3490,11 +4385,13 @@ impl Role {
         }
     }
 }
+
 impl ::std::fmt::Display for Role {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for Role {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3513,11 +4410,21 @@ impl ::std::str::FromStr for Role {
         }
     }
 }
+
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3535,24 +4442,45 @@ pub struct Root {
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/SamplingMessage/properties/content`.
 ///
 /// # Decoding
@@ -3562,7 +4490,7 @@ pub struct SamplingMessage {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
@@ -3573,6 +4501,7 @@ pub enum SamplingMessageContent {
     /// A [`AudioContent`].
     AudioContent(AudioContent),
 }
+
 impl SamplingMessageContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3612,6 +4541,7 @@ impl SamplingMessageContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3630,23 +4560,36 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for SamplingMessageContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for SamplingMessageContent {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -3676,7 +4619,11 @@ pub struct ServerCapabilities {
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
@@ -3699,7 +4646,11 @@ pub struct ServerCapabilitiesPrompts {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
@@ -3725,7 +4676,11 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub subscribe: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
@@ -3748,7 +4703,11 @@ pub struct ServerCapabilitiesTools {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -3760,7 +4719,7 @@ pub struct ServerCapabilitiesTools {
 /// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `method`
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
@@ -3779,6 +4738,7 @@ pub enum ServerNotification {
     /// A [`LoggingMessageNotification`].
     LoggingMessageNotification(LoggingMessageNotification),
 }
+
 impl ServerNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3868,6 +4828,7 @@ impl ServerNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3914,41 +4875,49 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ServerNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ServerNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
     fn from(value: ResourceListChangedNotification) -> Self {
         Self::ResourceListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
     fn from(value: ResourceUpdatedNotification) -> Self {
         Self::ResourceUpdatedNotification(value)
     }
 }
+
 impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
     fn from(value: PromptListChangedNotification) -> Self {
         Self::PromptListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     fn from(value: ToolListChangedNotification) -> Self {
         Self::ToolListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
     fn from(value: LoggingMessageNotification) -> Self {
         Self::LoggingMessageNotification(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -3957,7 +4926,7 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`, `params.message`, `params.requestedSchema`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerRequest {
@@ -3970,6 +4939,7 @@ pub enum ServerRequest {
     /// A [`ElicitRequest`].
     ElicitRequest(ElicitRequest),
 }
+
 impl ServerRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4029,6 +4999,7 @@ impl ServerRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4050,26 +5021,31 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
         }
     }
 }
+
 impl ::std::convert::From<PingRequest> for ServerRequest {
     fn from(value: PingRequest) -> Self {
         Self::PingRequest(value)
     }
 }
+
 impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
     fn from(value: CreateMessageRequest) -> Self {
         Self::CreateMessageRequest(value)
     }
 }
+
 impl ::std::convert::From<ListRootsRequest> for ServerRequest {
     fn from(value: ListRootsRequest) -> Self {
         Self::ListRootsRequest(value)
     }
 }
+
 impl ::std::convert::From<ElicitRequest> for ServerRequest {
     fn from(value: ElicitRequest) -> Self {
         Self::ElicitRequest(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -4084,7 +5060,7 @@ impl ::std::convert::From<ElicitRequest> for ServerRequest {
 /// - `ListToolsResult`: an object; requires `tools`
 /// - `CallToolResult`: an object; requires `content`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
@@ -4109,6 +5085,7 @@ pub enum ServerResult {
     /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
+
 impl ServerResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4230,6 +5207,7 @@ impl ServerResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4263,70 +5241,89 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ServerResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<InitializeResult> for ServerResult {
     fn from(value: InitializeResult) -> Self {
         Self::InitializeResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesResult> for ServerResult {
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResourcesResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplatesResult(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceResult> for ServerResult {
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResourceResult(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsResult> for ServerResult {
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPromptsResult(value)
     }
 }
+
 impl ::std::convert::From<GetPromptResult> for ServerResult {
     fn from(value: GetPromptResult) -> Self {
         Self::GetPromptResult(value)
     }
 }
+
 impl ::std::convert::From<ListToolsResult> for ServerResult {
     fn from(value: ListToolsResult) -> Self {
         Self::ListToolsResult(value)
     }
 }
+
 impl ::std::convert::From<CallToolResult> for ServerResult {
     fn from(value: CallToolResult) -> Self {
         Self::CallToolResult(value)
     }
 }
+
 impl ::std::convert::From<CompleteResult> for ServerResult {
     fn from(value: CompleteResult) -> Self {
         Self::CompleteResult(value)
     }
 }
+
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -4358,7 +5355,11 @@ pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/StringSchema/properties/format`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -4378,6 +5379,7 @@ pub enum StringSchemaFormat {
     #[serde(rename = "uri")]
     Uri,
 }
+
 impl StringSchemaFormat {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -4396,11 +5398,13 @@ impl StringSchemaFormat {
         }
     }
 }
+
 impl ::std::fmt::Display for StringSchemaFormat {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for StringSchemaFormat {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -4421,6 +5425,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
         }
     }
 }
+
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(
     Debug,
@@ -4436,7 +5441,11 @@ impl ::std::str::FromStr for StringSchemaFormat {
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
 #[derive(
     Debug,
@@ -4452,12 +5461,25 @@ pub struct SubscribeRequest {
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4472,11 +5494,24 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: ::std::string::String,
     pub r#type: consts::Text,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4496,12 +5531,25 @@ pub struct TextResourceContents {
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
-    /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4541,7 +5589,11 @@ pub struct Tool {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -4610,11 +5662,24 @@ pub struct ToolAnnotations {
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -4627,20 +5692,46 @@ pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<ResultObject>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a CallToolResult.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/outputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -4653,7 +5744,11 @@ pub struct ToolOutputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(
     Debug,
@@ -4669,7 +5764,11 @@ pub struct ToolOutputSchema {
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
 #[derive(
     Debug,
@@ -4685,4 +5784,7 @@ pub struct UnsubscribeRequest {
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }

@@ -11,6 +11,7 @@
     clippy::doc_overindented_list_items
 )]
 pub mod consts;
+
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
     Debug,
@@ -48,12 +49,25 @@ pub struct Annotations {
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -71,7 +85,11 @@ pub struct AudioContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Audio,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
 #[derive(
     Debug,
@@ -95,11 +113,24 @@ pub struct BaseMetadata {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -119,7 +150,11 @@ pub struct BlobResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(
     Debug,
     Clone,
@@ -139,21 +174,38 @@ pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Boolean,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `tools/call` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -175,11 +227,24 @@ pub struct CallToolRequestParams {
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub task: ::std::option::Option<TaskMetadata>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CallToolRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -189,16 +254,25 @@ pub struct CallToolRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a tool call.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -236,7 +310,11 @@ pub struct CallToolResult {
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to cancel a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -245,7 +323,11 @@ pub struct CancelTaskRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksCancel,
     pub params: CancelTaskRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CancelTaskRequest/properties/params`.
 #[derive(
     Debug,
@@ -262,12 +344,16 @@ pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The response to a tasks/cancel request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -310,11 +396,11 @@ pub struct CancelTaskResult {
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     pub ttl: ::std::option::Option<i64>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -324,18 +410,40 @@ pub struct CancelTaskResult {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 ///
 /// For task cancellation, use the `tasks/cancel` request instead of this notification.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/cancelled` notification.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -358,9 +466,22 @@ pub struct CancelledNotificationParams {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub request_id: ::std::option::Option<RequestId>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
@@ -383,11 +504,24 @@ pub struct ClientCapabilities {
     /// Present if the client supports task-augmented requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -398,7 +532,11 @@ pub struct ClientCapabilitiesElicitation {
     pub url: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
@@ -421,11 +559,24 @@ pub struct ClientCapabilitiesRoots {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports sampling from an LLM.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
@@ -439,11 +590,24 @@ pub struct ClientCapabilitiesSampling {
     pub tools: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the client supports task-augmented requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
@@ -459,11 +623,24 @@ pub struct ClientCapabilitiesTasks {
     /// Specifies which request types can be augmented with tasks.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for elicitation-related requests.
@@ -472,11 +649,24 @@ pub struct ClientCapabilitiesTasksRequests {
     /// Task support for sampling-related requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub sampling: ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Task support for elicitation-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
@@ -484,11 +674,24 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     pub create: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Task support for sampling-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
@@ -500,7 +703,11 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     pub create_message: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -510,7 +717,7 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
 /// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `jsonrpc`, `method`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientNotification {
@@ -525,6 +732,7 @@ pub enum ClientNotification {
     /// A [`RootsListChangedNotification`].
     RootsListChangedNotification(RootsListChangedNotification),
 }
+
 impl ClientNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -599,6 +807,7 @@ impl ClientNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -631,31 +840,37 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ClientNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<InitializedNotification> for ClientNotification {
     fn from(value: InitializedNotification) -> Self {
         Self::InitializedNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ClientNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<TaskStatusNotification> for ClientNotification {
     fn from(value: TaskStatusNotification) -> Self {
         Self::TaskStatusNotification(value)
     }
 }
+
 impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
     fn from(value: RootsListChangedNotification) -> Self {
         Self::RootsListChangedNotification(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -677,7 +892,7 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
 /// - `ListTasksRequest`: an object; `method` = `"tasks/list"`; requires `id`, `jsonrpc`, `method`
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
@@ -716,6 +931,7 @@ pub enum ClientRequest {
     /// A [`CompleteRequest`].
     CompleteRequest(CompleteRequest),
 }
+
 impl ClientRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -964,6 +1180,7 @@ impl ClientRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1014,91 +1231,109 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
         }
     }
 }
+
 impl ::std::convert::From<InitializeRequest> for ClientRequest {
     fn from(value: InitializeRequest) -> Self {
         Self::InitializeRequest(value)
     }
 }
+
 impl ::std::convert::From<PingRequest> for ClientRequest {
     fn from(value: PingRequest) -> Self {
         Self::PingRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
     fn from(value: ListResourcesRequest) -> Self {
         Self::ListResourcesRequest(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
     fn from(value: ListResourceTemplatesRequest) -> Self {
         Self::ListResourceTemplatesRequest(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
     fn from(value: ReadResourceRequest) -> Self {
         Self::ReadResourceRequest(value)
     }
 }
+
 impl ::std::convert::From<SubscribeRequest> for ClientRequest {
     fn from(value: SubscribeRequest) -> Self {
         Self::SubscribeRequest(value)
     }
 }
+
 impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
     fn from(value: UnsubscribeRequest) -> Self {
         Self::UnsubscribeRequest(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
     fn from(value: ListPromptsRequest) -> Self {
         Self::ListPromptsRequest(value)
     }
 }
+
 impl ::std::convert::From<GetPromptRequest> for ClientRequest {
     fn from(value: GetPromptRequest) -> Self {
         Self::GetPromptRequest(value)
     }
 }
+
 impl ::std::convert::From<ListToolsRequest> for ClientRequest {
     fn from(value: ListToolsRequest) -> Self {
         Self::ListToolsRequest(value)
     }
 }
+
 impl ::std::convert::From<CallToolRequest> for ClientRequest {
     fn from(value: CallToolRequest) -> Self {
         Self::CallToolRequest(value)
     }
 }
+
 impl ::std::convert::From<GetTaskRequest> for ClientRequest {
     fn from(value: GetTaskRequest) -> Self {
         Self::GetTaskRequest(value)
     }
 }
+
 impl ::std::convert::From<GetTaskPayloadRequest> for ClientRequest {
     fn from(value: GetTaskPayloadRequest) -> Self {
         Self::GetTaskPayloadRequest(value)
     }
 }
+
 impl ::std::convert::From<CancelTaskRequest> for ClientRequest {
     fn from(value: CancelTaskRequest) -> Self {
         Self::CancelTaskRequest(value)
     }
 }
+
 impl ::std::convert::From<ListTasksRequest> for ClientRequest {
     fn from(value: ListTasksRequest) -> Self {
         Self::ListTasksRequest(value)
     }
 }
+
 impl ::std::convert::From<SetLevelRequest> for ClientRequest {
     fn from(value: SetLevelRequest) -> Self {
         Self::SetLevelRequest(value)
     }
 }
+
 impl ::std::convert::From<CompleteRequest> for ClientRequest {
     fn from(value: CompleteRequest) -> Self {
         Self::CompleteRequest(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -1111,7 +1346,7 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientResult {
@@ -1132,6 +1367,7 @@ pub enum ClientResult {
     /// A [`ElicitResult`].
     ElicitResult(ElicitResult),
 }
+
 impl ClientResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1251,6 +1487,7 @@ impl ClientResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1278,60 +1515,73 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ClientResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<GetTaskResult> for ClientResult {
     fn from(value: GetTaskResult) -> Self {
         Self::GetTaskResult(value)
     }
 }
+
 impl ::std::convert::From<GetTaskPayloadResult> for ClientResult {
     fn from(value: GetTaskPayloadResult) -> Self {
         Self::GetTaskPayloadResult(value)
     }
 }
+
 impl ::std::convert::From<CancelTaskResult> for ClientResult {
     fn from(value: CancelTaskResult) -> Self {
         Self::CancelTaskResult(value)
     }
 }
+
 impl ::std::convert::From<ListTasksResult> for ClientResult {
     fn from(value: ListTasksResult) -> Self {
         Self::ListTasksResult(value)
     }
 }
+
 impl ::std::convert::From<CreateMessageResult> for ClientResult {
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessageResult(value)
     }
 }
+
 impl ::std::convert::From<ListRootsResult> for ClientResult {
     fn from(value: ListRootsResult) -> Self {
         Self::ListRootsResult(value)
     }
 }
+
 impl ::std::convert::From<ElicitResult> for ClientResult {
     fn from(value: ElicitResult) -> Self {
         Self::ElicitResult(value)
     }
 }
+
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `completion/complete` request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1344,7 +1594,11 @@ pub struct CompleteRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
@@ -1364,11 +1618,24 @@ pub struct CompleteRequestParamsArgument {
     pub name: ::std::string::String,
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
@@ -1376,11 +1643,24 @@ pub struct CompleteRequestParamsContext {
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -1390,11 +1670,11 @@ pub struct CompleteRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/ref`.
 ///
 /// # Decoding
@@ -1412,6 +1692,7 @@ pub enum CompleteRequestParamsRef {
     /// A [`ResourceTemplateReference`].
     ResourceTemplateReference(ResourceTemplateReference),
 }
+
 impl CompleteRequestParamsRef {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1441,6 +1722,7 @@ impl CompleteRequestParamsRef {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1462,21 +1744,33 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
         }
     }
 }
+
 impl ::std::convert::From<PromptReference> for CompleteRequestParamsRef {
     fn from(value: PromptReference) -> Self {
         Self::PromptReference(value)
     }
 }
+
 impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
     fn from(value: ResourceTemplateReference) -> Self {
         Self::ResourceTemplateReference(value)
     }
 }
+
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1486,7 +1780,11 @@ pub struct CompleteResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
 #[derive(
     Debug,
@@ -1512,7 +1810,11 @@ pub struct CompleteResultCompletion {
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -1522,7 +1824,7 @@ pub struct CompleteResultCompletion {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ContentBlock {
@@ -1537,6 +1839,7 @@ pub enum ContentBlock {
     /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
+
 impl ContentBlock {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -1607,6 +1910,7 @@ impl ContentBlock {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1627,45 +1931,64 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for ContentBlock {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for ContentBlock {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for ContentBlock {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ResourceLink> for ContentBlock {
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(value)
     }
 }
+
 impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(value)
     }
 }
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `sampling/createMessage` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1737,7 +2060,11 @@ pub struct CreateMessageRequestParams {
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -1760,6 +2087,7 @@ pub enum CreateMessageRequestParamsIncludeContext {
     #[serde(rename = "thisServer")]
     ThisServer,
 }
+
 impl CreateMessageRequestParamsIncludeContext {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
@@ -1772,11 +2100,13 @@ impl CreateMessageRequestParamsIncludeContext {
         }
     }
 }
+
 impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -1796,10 +2126,20 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
         }
     }
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -1809,18 +2149,18 @@ pub struct CreateMessageRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -1848,7 +2188,11 @@ pub struct CreateMessageResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub stop_reason: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/CreateMessageResult/properties/content`.
 ///
 /// # Decoding
@@ -1861,7 +2205,7 @@ pub struct CreateMessageResult {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
@@ -1878,6 +2222,7 @@ pub enum CreateMessageResultContent {
     /// an array
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+
 impl CreateMessageResultContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2012,6 +2357,7 @@ impl CreateMessageResultContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2033,42 +2379,49 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for CreateMessageResultContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for CreateMessageResultContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ToolUseContent> for CreateMessageResultContent {
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUseContent(value)
     }
 }
+
 impl ::std::convert::From<ToolResultContent> for CreateMessageResultContent {
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResultContent(value)
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<SamplingMessageContentBlock>>
 for CreateMessageResultContent {
     fn from(value: ::std::vec::Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
+
 /// A response to a task-augmented request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateTaskResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2078,23 +2431,41 @@ pub struct CreateTaskResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub task: Task,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
+
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2118,11 +2489,24 @@ pub struct ElicitRequestFormParams {
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub task: ::std::option::Option<TaskMetadata>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2132,16 +2516,25 @@ pub struct ElicitRequestFormParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A restricted subset of JSON Schema.
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(
@@ -2157,7 +2550,11 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The parameters for a request to elicit additional information from the user via the client.
 ///
 /// # Decoding
@@ -2166,7 +2563,7 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 ///
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `elicitationId`, `message`, `mode`, `url`
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitRequestParams {
@@ -2175,6 +2572,7 @@ pub enum ElicitRequestParams {
     /// A [`ElicitRequestFormParams`].
     ElicitRequestFormParams(ElicitRequestFormParams),
 }
+
 impl ElicitRequestParams {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2209,6 +2607,7 @@ impl ElicitRequestParams {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2230,22 +2629,34 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
         }
     }
 }
+
 impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
     fn from(value: ElicitRequestUrlParams) -> Self {
         Self::ElicitRequestUrlParams(value)
     }
 }
+
 impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
     fn from(value: ElicitRequestFormParams) -> Self {
         Self::ElicitRequestFormParams(value)
     }
 }
+
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2270,11 +2681,24 @@ pub struct ElicitRequestUrlParams {
     pub task: ::std::option::Option<TaskMetadata>,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestURLParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2284,16 +2708,16 @@ pub struct ElicitRequestUrlParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The client's response to an elicitation request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2314,7 +2738,11 @@ pub struct ElicitResult {
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The user action in response to the elicitation.
 /// - "accept": User submitted the form/confirmed the action
 /// - "decline": User explicitly decline the action
@@ -2336,6 +2764,7 @@ pub enum ElicitResultAction {
     #[serde(rename = "decline")]
     Decline,
 }
+
 impl ElicitResultAction {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Accept, Self::Cancel, Self::Decline];
@@ -2348,11 +2777,13 @@ impl ElicitResultAction {
         }
     }
 }
+
 impl ::std::fmt::Display for ElicitResultAction {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ElicitResultAction {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -2372,6 +2803,7 @@ impl ::std::str::FromStr for ElicitResultAction {
         }
     }
 }
+
 /// Anonymous in the schema at `#/$defs/ElicitResult/properties/content/additionalProperties`.
 ///
 /// # Decoding
@@ -2395,6 +2827,7 @@ pub enum ElicitResultContentValue {
     /// a boolean
     Boolean(bool),
 }
+
 impl ElicitResultContentValue {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2455,6 +2888,7 @@ impl ElicitResultContentValue {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2474,27 +2908,32 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
         }
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<::std::string::String>>
 for ElicitResultContentValue {
     fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
         Self::Array(value)
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ElicitResultContentValue {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ElicitResultContentValue {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 impl ::std::convert::From<bool> for ElicitResultContentValue {
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
 }
+
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 #[derive(
     Debug,
@@ -2511,7 +2950,11 @@ pub struct ElicitationCompleteNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsElicitationComplete,
     pub params: ElicitationCompleteNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/ElicitationCompleteNotification/properties/params`.
 #[derive(
     Debug,
@@ -2528,15 +2971,19 @@ pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
     #[serde(rename = "elicitationId")]
     pub elicitation_id: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2550,7 +2997,11 @@ pub struct EmbeddedResource {
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/EmbeddedResource/properties/resource`.
 ///
 /// # Decoding
@@ -2559,7 +3010,7 @@ pub struct EmbeddedResource {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
@@ -2568,6 +3019,7 @@ pub enum EmbeddedResourceResource {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl EmbeddedResourceResource {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2597,6 +3049,7 @@ impl EmbeddedResourceResource {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2618,17 +3071,21 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for EmbeddedResourceResource {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
+
 pub type EmptyResult = ResultObject;
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -2653,6 +3110,7 @@ pub enum EnumSchema {
     /// A [`LegacyTitledEnumSchema`].
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+
 impl EnumSchema {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -2733,6 +3191,7 @@ impl EnumSchema {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -2771,33 +3230,48 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
         }
     }
 }
+
 impl ::std::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitledEnumSchema(value)
     }
 }
+
 #[doc(alias = "Error")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
@@ -2807,21 +3281,38 @@ pub struct ErrorObject {
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `prompts/get` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2835,11 +3326,24 @@ pub struct GetPromptRequestParams {
     >,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/GetPromptRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2849,16 +3353,25 @@ pub struct GetPromptRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2871,7 +3384,11 @@ pub struct GetPromptResult {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to retrieve the result of a completed task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2880,7 +3397,11 @@ pub struct GetTaskPayloadRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksResult,
     pub params: GetTaskPayloadRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/GetTaskPayloadRequest/properties/params`.
 #[derive(
     Debug,
@@ -2897,14 +3418,27 @@ pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
 /// For example, a tools/call task would return the CallToolResult structure.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2913,11 +3447,11 @@ pub struct GetTaskPayloadResult {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to retrieve the state of a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2926,7 +3460,11 @@ pub struct GetTaskRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksGet,
     pub params: GetTaskRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/GetTaskRequest/properties/params`.
 #[derive(
     Debug,
@@ -2943,12 +3481,16 @@ pub struct GetTaskRequestParams {
     /// The task identifier to query.
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The response to a tasks/get request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -2991,11 +3533,11 @@ pub struct GetTaskResult {
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     pub ttl: ::std::option::Option<i64>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optionally-sized icon that can be displayed in a user interface.
 #[derive(
     Debug,
@@ -3039,7 +3581,11 @@ pub struct Icon {
     /// If not provided, the client should assume the icon can be used with any theme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub theme: ::std::option::Option<IconTheme>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Optional specifier for the theme this icon is designed for. `light` indicates
 /// the icon is designed to be used with a light background, and `dark` indicates
 /// the icon is designed to be used with a dark background.
@@ -3059,6 +3605,7 @@ pub enum IconTheme {
     #[serde(rename = "light")]
     Light,
 }
+
 impl IconTheme {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Dark, Self::Light];
@@ -3070,11 +3617,13 @@ impl IconTheme {
         }
     }
 }
+
 impl ::std::fmt::Display for IconTheme {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for IconTheme {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3093,6 +3642,7 @@ impl ::std::str::FromStr for IconTheme {
         }
     }
 }
+
 /// Base interface to add `icons` property.
 #[derive(
     Debug,
@@ -3117,12 +3667,25 @@ pub struct Icons {
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3140,7 +3703,11 @@ pub struct ImageContent {
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
     pub r#type: consts::Image,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes the MCP implementation.
 #[derive(
     Debug,
@@ -3190,21 +3757,38 @@ pub struct Implementation {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub website_url: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for an `initialize` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3217,11 +3801,24 @@ pub struct InitializeRequestParams {
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     #[serde(rename = "protocolVersion")]
     pub protocol_version: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/InitializeRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3231,16 +3828,25 @@ pub struct InitializeRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3260,26 +3866,56 @@ pub struct InitializeResult {
     pub protocol_version: ::std::string::String,
     #[serde(rename = "serverInfo")]
     pub server_info: Implementation,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub error: ErrorObject,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
 ///
 /// # Decoding
@@ -3291,7 +3927,7 @@ pub struct JsonRpcErrorResponse {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
@@ -3304,6 +3940,7 @@ pub enum JsonRpcMessage {
     /// A [`JsonRpcErrorResponse`].
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
+
 impl JsonRpcMessage {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3358,6 +3995,7 @@ impl JsonRpcMessage {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3383,29 +4021,43 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
         }
     }
 }
+
 impl ::std::convert::From<JsonRpcRequest> for JsonRpcMessage {
     fn from(value: JsonRpcRequest) -> Self {
         Self::JsonRpcRequest(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcNotification> for JsonRpcMessage {
     fn from(value: JsonRpcNotification) -> Self {
         Self::JsonRpcNotification(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcResultResponse> for JsonRpcMessage {
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::JsonRpcResultResponse(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::JsonRpcErrorResponse(value)
     }
 }
+
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
@@ -3414,10 +4066,14 @@ pub struct JsonRpcNotification {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -3427,7 +4083,11 @@ pub struct JsonRpcRequest {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A response to a request, containing either the result or error.
 ///
 /// # Decoding
@@ -3437,7 +4097,7 @@ pub struct JsonRpcRequest {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
@@ -3446,6 +4106,7 @@ pub enum JsonRpcResponse {
     /// A [`JsonRpcErrorResponse`].
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
+
 impl JsonRpcResponse {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -3480,6 +4141,7 @@ impl JsonRpcResponse {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -3501,25 +4163,32 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
         }
     }
 }
+
 impl ::std::convert::From<JsonRpcResultResponse> for JsonRpcResponse {
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::JsonRpcResultResponse(value)
     }
 }
+
 impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::JsonRpcErrorResponse(value)
     }
 }
+
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub result: ResultObject,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Use TitledSingleSelectEnumSchema instead.
 /// This interface will be removed in a future version.
 #[derive(
@@ -3550,9 +4219,13 @@ pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub id: RequestId,
@@ -3560,12 +4233,25 @@ pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3583,9 +4269,13 @@ pub struct ListPromptsResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
@@ -3593,12 +4283,25 @@ pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3617,9 +4320,13 @@ pub struct ListResourceTemplatesResult {
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub id: RequestId,
@@ -3627,12 +4334,25 @@ pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3650,7 +4370,11 @@ pub struct ListResourcesResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -3658,7 +4382,7 @@ pub struct ListResourcesResult {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub id: RequestId,
@@ -3666,14 +4390,27 @@ pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3683,9 +4420,13 @@ pub struct ListRootsResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request to retrieve a list of tasks.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksRequest {
     pub id: RequestId,
@@ -3693,12 +4434,25 @@ pub struct ListTasksRequest {
     pub method: consts::TasksList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The response to a tasks/list request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3716,9 +4470,13 @@ pub struct ListTasksResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tasks: ::std::vec::Vec<Task>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub id: RequestId,
@@ -3726,12 +4484,25 @@ pub struct ListToolsRequest {
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3749,7 +4520,11 @@ pub struct ListToolsResult {
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The severity of a log message.
 ///
 /// These map to syslog message severities, as specified in RFC-5424:
@@ -3784,6 +4559,7 @@ pub enum LoggingLevel {
     #[serde(rename = "warning")]
     Warning,
 }
+
 impl LoggingLevel {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -3810,11 +4586,13 @@ impl LoggingLevel {
         }
     }
 }
+
 impl ::std::fmt::Display for LoggingLevel {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for LoggingLevel {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -3839,19 +4617,24 @@ impl ::std::str::FromStr for LoggingLevel {
         }
     }
 }
+
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/message` notification.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -3867,7 +4650,11 @@ pub struct LoggingMessageNotificationParams {
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub logger: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
@@ -3895,7 +4682,11 @@ pub struct ModelHint {
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -3955,7 +4746,11 @@ pub struct ModelPreferences {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -3971,6 +4766,7 @@ pub enum MultiSelectEnumSchema {
     /// A [`TitledMultiSelectEnumSchema`].
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
+
 impl MultiSelectEnumSchema {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4021,6 +4817,7 @@ impl MultiSelectEnumSchema {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4046,17 +4843,29 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
         }
     }
 }
+
 impl ::std::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnumSchema(value)
     }
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
@@ -4064,11 +4873,24 @@ pub struct Notification {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4077,7 +4899,11 @@ pub struct NotificationParams {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
@@ -4092,7 +4918,11 @@ pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -4106,6 +4936,7 @@ pub enum NumberSchemaType {
     #[serde(rename = "number")]
     Number,
 }
+
 impl NumberSchemaType {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Integer, Self::Number];
@@ -4117,11 +4948,13 @@ impl NumberSchemaType {
         }
     }
 }
+
 impl ::std::fmt::Display for NumberSchemaType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for NumberSchemaType {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -4140,7 +4973,8 @@ impl ::std::str::FromStr for NumberSchemaType {
         }
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub id: RequestId,
@@ -4148,12 +4982,25 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<PaginatedRequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common parameters for paginated requests.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4164,11 +5011,24 @@ pub struct PaginatedRequestParams {
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/PaginatedRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4178,15 +5038,24 @@ pub struct PaginatedRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4203,9 +5072,13 @@ pub struct PaginatedResult {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub next_cursor: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub id: RequestId,
@@ -4213,7 +5086,11 @@ pub struct PingRequest {
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<RequestParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Restricted schema definitions that only allow primitive types
 /// without nested objects or arrays.
 ///
@@ -4250,6 +5127,7 @@ pub enum PrimitiveSchemaDefinition {
     /// A [`LegacyTitledEnumSchema`].
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
+
 impl PrimitiveSchemaDefinition {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4375,6 +5253,7 @@ impl PrimitiveSchemaDefinition {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4416,59 +5295,72 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         }
     }
 }
+
 impl ::std::convert::From<StringSchema> for PrimitiveSchemaDefinition {
     fn from(value: StringSchema) -> Self {
         Self::StringSchema(value)
     }
 }
+
 impl ::std::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
     fn from(value: NumberSchema) -> Self {
         Self::NumberSchema(value)
     }
 }
+
 impl ::std::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
     fn from(value: BooleanSchema) -> Self {
         Self::BooleanSchema(value)
     }
 }
+
 impl ::std::convert::From<UntitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitledEnumSchema(value)
     }
 }
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/progress` notification.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4488,7 +5380,11 @@ pub struct ProgressNotificationParams {
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub total: ::std::option::Option<serde_json::Number>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A progress token, used to associate progress notifications with the original request.
 ///
 /// # Decoding
@@ -4506,6 +5402,7 @@ pub enum ProgressToken {
     /// an integer
     Integer(i64),
 }
+
 impl ProgressToken {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4535,6 +5432,7 @@ impl ProgressToken {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4552,21 +5450,33 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for ProgressToken {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for ProgressToken {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4602,7 +5512,11 @@ pub struct Prompt {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes an argument that a prompt can accept.
 #[derive(
     Debug,
@@ -4632,26 +5546,47 @@ pub struct PromptArgument {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Identifies a prompt.
 #[derive(
     Debug,
@@ -4676,21 +5611,38 @@ pub struct PromptReference {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::RefPrompt,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `resources/read` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4699,11 +5651,24 @@ pub struct ReadResourceRequestParams {
     pub meta: ::std::option::Option<ReadResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4713,16 +5678,25 @@ pub struct ReadResourceRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4732,7 +5706,11 @@ pub struct ReadResourceResult {
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/ReadResourceResult/properties/contents/items`.
 ///
 /// # Decoding
@@ -4741,7 +5719,7 @@ pub struct ReadResourceResult {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
@@ -4750,6 +5728,7 @@ pub enum ReadResourceResultContentsItem {
     /// A [`BlobResourceContents`].
     BlobResourceContents(BlobResourceContents),
 }
+
 impl ReadResourceResultContentsItem {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4779,6 +5758,7 @@ impl ReadResourceResultContentsItem {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4800,16 +5780,19 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+
 impl ::std::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
+
 impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
     }
 }
+
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
 #[derive(
@@ -4827,8 +5810,21 @@ pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
     #[serde(rename = "taskId")]
     pub task_id: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
@@ -4836,7 +5832,11 @@ pub struct Request {
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A uniquely identifying ID for a request in JSON-RPC.
 ///
 /// # Decoding
@@ -4854,6 +5854,7 @@ pub enum RequestId {
     /// an integer
     Integer(i64),
 }
+
 impl RequestId {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -4883,6 +5884,7 @@ impl RequestId {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4900,32 +5902,57 @@ impl<'de> serde::Deserialize<'de> for RequestId {
         }
     }
 }
+
 impl ::std::convert::From<::std::string::String> for RequestId {
     fn from(value: ::std::string::String) -> Self {
         Self::String(value)
     }
 }
+
 impl ::std::convert::From<i64> for RequestId {
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
+
 /// Common params for any request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub meta: ::std::option::Option<RequestParamsMeta>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4935,16 +5962,25 @@ pub struct RequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -4996,12 +6032,25 @@ pub struct Resource {
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5019,14 +6068,27 @@ pub struct ResourceContents {
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5079,21 +6141,47 @@ pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common parameters when working with resources.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5102,11 +6190,24 @@ pub struct ResourceRequestParams {
     pub meta: ::std::option::Option<ResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ResourceRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -5116,16 +6217,25 @@ pub struct ResourceRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5173,7 +6283,11 @@ pub struct ResourceTemplate {
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
     pub uri_template: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A reference to a resource or resource template definition.
 #[derive(
     Debug,
@@ -5190,20 +6304,46 @@ pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/resources/updated` notification.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5214,12 +6354,25 @@ pub struct ResourceUpdatedNotificationParams {
     >,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5228,11 +6381,11 @@ pub struct ResultObject {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -5246,6 +6399,7 @@ pub enum Role {
     #[serde(rename = "user")]
     User,
 }
+
 impl Role {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
@@ -5257,11 +6411,13 @@ impl Role {
         }
     }
 }
+
 impl ::std::fmt::Display for Role {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for Role {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -5280,11 +6436,21 @@ impl ::std::str::FromStr for Role {
         }
     }
 }
+
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5302,23 +6468,40 @@ pub struct Root {
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -5329,7 +6512,11 @@ pub struct SamplingMessage {
     >,
     pub content: SamplingMessageContent,
     pub role: Role,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/SamplingMessage/properties/content`.
 ///
 /// # Decoding
@@ -5342,7 +6529,7 @@ pub struct SamplingMessage {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
@@ -5359,6 +6546,7 @@ pub enum SamplingMessageContent {
     /// an array
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
+
 impl SamplingMessageContent {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -5493,6 +6681,7 @@ impl SamplingMessageContent {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5514,37 +6703,44 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for SamplingMessageContent {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for SamplingMessageContent {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for SamplingMessageContent {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ToolUseContent> for SamplingMessageContent {
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUseContent(value)
     }
 }
+
 impl ::std::convert::From<ToolResultContent> for SamplingMessageContent {
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResultContent(value)
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<SamplingMessageContentBlock>>
 for SamplingMessageContent {
     fn from(value: ::std::vec::Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `type` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -5554,7 +6750,7 @@ for SamplingMessageContent {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContentBlock {
@@ -5569,6 +6765,7 @@ pub enum SamplingMessageContentBlock {
     /// A [`ToolResultContent`].
     ToolResultContent(ToolResultContent),
 }
+
 impl SamplingMessageContentBlock {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -5635,6 +6832,7 @@ impl SamplingMessageContentBlock {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5655,33 +6853,48 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
         }
     }
 }
+
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
+
 impl ::std::convert::From<ImageContent> for SamplingMessageContentBlock {
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
+
 impl ::std::convert::From<AudioContent> for SamplingMessageContentBlock {
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(value)
     }
 }
+
 impl ::std::convert::From<ToolUseContent> for SamplingMessageContentBlock {
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUseContent(value)
     }
 }
+
 impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResultContent(value)
     }
 }
+
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -5714,7 +6927,11 @@ pub struct ServerCapabilities {
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
@@ -5737,7 +6954,11 @@ pub struct ServerCapabilitiesPrompts {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
@@ -5763,11 +6984,24 @@ pub struct ServerCapabilitiesResources {
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub subscribe: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server supports task-augmented requests.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
@@ -5783,21 +7017,47 @@ pub struct ServerCapabilitiesTasks {
     /// Specifies which request types can be augmented with tasks.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Task support for tool-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
@@ -5805,7 +7065,11 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     pub call: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
@@ -5828,7 +7092,11 @@ pub struct ServerCapabilitiesTools {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub list_changed: ::std::option::Option<bool>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -5842,7 +7110,7 @@ pub struct ServerCapabilitiesTools {
 /// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
 /// - `ElicitationCompleteNotification`: an object; `method` = `"notifications/elicitation/complete"`; requires `jsonrpc`, `method`, `params`, `params.elicitationId`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
@@ -5865,6 +7133,7 @@ pub enum ServerNotification {
     /// A [`ElicitationCompleteNotification`].
     ElicitationCompleteNotification(ElicitationCompleteNotification),
 }
+
 impl ServerNotification {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -5990,6 +7259,7 @@ impl ServerNotification {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6044,51 +7314,61 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
         }
     }
 }
+
 impl ::std::convert::From<CancelledNotification> for ServerNotification {
     fn from(value: CancelledNotification) -> Self {
         Self::CancelledNotification(value)
     }
 }
+
 impl ::std::convert::From<ProgressNotification> for ServerNotification {
     fn from(value: ProgressNotification) -> Self {
         Self::ProgressNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
     fn from(value: ResourceListChangedNotification) -> Self {
         Self::ResourceListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
     fn from(value: ResourceUpdatedNotification) -> Self {
         Self::ResourceUpdatedNotification(value)
     }
 }
+
 impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
     fn from(value: PromptListChangedNotification) -> Self {
         Self::PromptListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
     fn from(value: ToolListChangedNotification) -> Self {
         Self::ToolListChangedNotification(value)
     }
 }
+
 impl ::std::convert::From<TaskStatusNotification> for ServerNotification {
     fn from(value: TaskStatusNotification) -> Self {
         Self::TaskStatusNotification(value)
     }
 }
+
 impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
     fn from(value: LoggingMessageNotification) -> Self {
         Self::LoggingMessageNotification(value)
     }
 }
+
 impl ::std::convert::From<ElicitationCompleteNotification> for ServerNotification {
     fn from(value: ElicitationCompleteNotification) -> Self {
         Self::ElicitationCompleteNotification(value)
     }
 }
+
 /// # Decoding
 ///
 /// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
@@ -6101,7 +7381,7 @@ impl ::std::convert::From<ElicitationCompleteNotification> for ServerNotificatio
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `id`, `jsonrpc`, `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `id`, `jsonrpc`, `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `id`, `jsonrpc`, `method`, `params`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerRequest {
@@ -6122,6 +7402,7 @@ pub enum ServerRequest {
     /// A [`ElicitRequest`].
     ElicitRequest(ElicitRequest),
 }
+
 impl ServerRequest {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -6236,6 +7517,7 @@ impl ServerRequest {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6263,46 +7545,55 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
         }
     }
 }
+
 impl ::std::convert::From<PingRequest> for ServerRequest {
     fn from(value: PingRequest) -> Self {
         Self::PingRequest(value)
     }
 }
+
 impl ::std::convert::From<GetTaskRequest> for ServerRequest {
     fn from(value: GetTaskRequest) -> Self {
         Self::GetTaskRequest(value)
     }
 }
+
 impl ::std::convert::From<GetTaskPayloadRequest> for ServerRequest {
     fn from(value: GetTaskPayloadRequest) -> Self {
         Self::GetTaskPayloadRequest(value)
     }
 }
+
 impl ::std::convert::From<CancelTaskRequest> for ServerRequest {
     fn from(value: CancelTaskRequest) -> Self {
         Self::CancelTaskRequest(value)
     }
 }
+
 impl ::std::convert::From<ListTasksRequest> for ServerRequest {
     fn from(value: ListTasksRequest) -> Self {
         Self::ListTasksRequest(value)
     }
 }
+
 impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
     fn from(value: CreateMessageRequest) -> Self {
         Self::CreateMessageRequest(value)
     }
 }
+
 impl ::std::convert::From<ListRootsRequest> for ServerRequest {
     fn from(value: ListRootsRequest) -> Self {
         Self::ListRootsRequest(value)
     }
 }
+
 impl ::std::convert::From<ElicitRequest> for ServerRequest {
     fn from(value: ElicitRequest) -> Self {
         Self::ElicitRequest(value)
     }
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -6321,7 +7612,7 @@ impl ::std::convert::From<ElicitRequest> for ServerRequest {
 /// - `CancelTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`; never chosen on decode: indistinguishable from [`GetTaskResult`]
 /// - `ListTasksResult`: an object; requires `tasks`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
@@ -6354,6 +7645,7 @@ pub enum ServerResult {
     /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
+
 impl ServerResult {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -6545,6 +7837,7 @@ impl ServerResult {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6586,90 +7879,109 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
         }
     }
 }
+
 impl ::std::convert::From<ResultObject> for ServerResult {
     fn from(value: ResultObject) -> Self {
         Self::ResultObject(value)
     }
 }
+
 impl ::std::convert::From<InitializeResult> for ServerResult {
     fn from(value: InitializeResult) -> Self {
         Self::InitializeResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourcesResult> for ServerResult {
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResourcesResult(value)
     }
 }
+
 impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplatesResult(value)
     }
 }
+
 impl ::std::convert::From<ReadResourceResult> for ServerResult {
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResourceResult(value)
     }
 }
+
 impl ::std::convert::From<ListPromptsResult> for ServerResult {
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPromptsResult(value)
     }
 }
+
 impl ::std::convert::From<GetPromptResult> for ServerResult {
     fn from(value: GetPromptResult) -> Self {
         Self::GetPromptResult(value)
     }
 }
+
 impl ::std::convert::From<ListToolsResult> for ServerResult {
     fn from(value: ListToolsResult) -> Self {
         Self::ListToolsResult(value)
     }
 }
+
 impl ::std::convert::From<CallToolResult> for ServerResult {
     fn from(value: CallToolResult) -> Self {
         Self::CallToolResult(value)
     }
 }
+
 impl ::std::convert::From<GetTaskResult> for ServerResult {
     fn from(value: GetTaskResult) -> Self {
         Self::GetTaskResult(value)
     }
 }
+
 impl ::std::convert::From<GetTaskPayloadResult> for ServerResult {
     fn from(value: GetTaskPayloadResult) -> Self {
         Self::GetTaskPayloadResult(value)
     }
 }
+
 impl ::std::convert::From<CancelTaskResult> for ServerResult {
     fn from(value: CancelTaskResult) -> Self {
         Self::CancelTaskResult(value)
     }
 }
+
 impl ::std::convert::From<ListTasksResult> for ServerResult {
     fn from(value: ListTasksResult) -> Self {
         Self::ListTasksResult(value)
     }
 }
+
 impl ::std::convert::From<CompleteResult> for ServerResult {
     fn from(value: CompleteResult) -> Self {
         Self::CompleteResult(value)
     }
 }
+
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `logging/setLevel` request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -6678,11 +7990,24 @@ pub struct SetLevelRequestParams {
     pub meta: ::std::option::Option<SetLevelRequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SetLevelRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6692,11 +8017,11 @@ pub struct SetLevelRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// # Decoding
 ///
 /// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
@@ -6712,6 +8037,7 @@ pub enum SingleSelectEnumSchema {
     /// A [`TitledSingleSelectEnumSchema`].
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
+
 impl SingleSelectEnumSchema {
     /// The facts decoding uses to choose an arm, one entry per variant.
     pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
@@ -6741,6 +8067,7 @@ impl SingleSelectEnumSchema {
         ],
     };
 }
+
 impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6766,16 +8093,19 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
         }
     }
 }
+
 impl ::std::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnumSchema(value)
     }
 }
+
 impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnumSchema(value)
     }
 }
+
 #[derive(
     Debug,
     Clone,
@@ -6809,7 +8139,11 @@ pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -6829,6 +8163,7 @@ pub enum StringSchemaFormat {
     #[serde(rename = "uri")]
     Uri,
 }
+
 impl StringSchemaFormat {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -6847,11 +8182,13 @@ impl StringSchemaFormat {
         }
     }
 }
+
 impl ::std::fmt::Display for StringSchemaFormat {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for StringSchemaFormat {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -6872,20 +8209,34 @@ impl ::std::str::FromStr for StringSchemaFormat {
         }
     }
 }
+
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `resources/subscribe` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -6894,11 +8245,24 @@ pub struct SubscribeRequestParams {
     pub meta: ::std::option::Option<SubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SubscribeRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6908,11 +8272,11 @@ pub struct SubscribeRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Data associated with a task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6951,12 +8315,25 @@ pub struct Task {
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     pub ttl: ::std::option::Option<i64>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Common params for any task-augmented request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -6971,11 +8348,24 @@ pub struct TaskAugmentedRequestParams {
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub task: ::std::option::Option<TaskMetadata>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/TaskAugmentedRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6985,11 +8375,11 @@ pub struct TaskAugmentedRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
 #[derive(
@@ -7007,7 +8397,11 @@ pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub ttl: ::std::option::Option<i64>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The status of a task.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
@@ -7030,6 +8424,7 @@ pub enum TaskStatus {
     #[serde(rename = "working")]
     Working,
 }
+
 impl TaskStatus {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[
@@ -7050,11 +8445,13 @@ impl TaskStatus {
         }
     }
 }
+
 impl ::std::fmt::Display for TaskStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for TaskStatus {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -7076,19 +8473,24 @@ impl ::std::str::FromStr for TaskStatus {
         }
     }
 }
+
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsTasksStatus,
     pub params: TaskStatusNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `notifications/tasks/status` notification.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotificationParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7131,12 +8533,25 @@ pub struct TaskStatusNotificationParams {
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     pub ttl: ::std::option::Option<i64>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7151,11 +8566,24 @@ pub struct TextContent {
     /// The text content of the message.
     pub text: ::std::string::String,
     pub r#type: consts::Text,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7175,7 +8603,11 @@ pub struct TextResourceContents {
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for multiple-selection enumeration with display titles for each option.
 #[derive(
     Debug,
@@ -7215,7 +8647,11 @@ pub struct TitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
@@ -7234,7 +8670,11 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
     #[serde(rename = "anyOf")]
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(
     Debug,
@@ -7252,7 +8692,11 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub r#const: ::std::string::String,
     /// Display title for this option.
     pub title: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for single-selection enumeration with display titles for each option.
 #[derive(
     Debug,
@@ -7279,7 +8723,11 @@ pub struct TitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(
     Debug,
@@ -7297,12 +8745,25 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub r#const: ::std::string::String,
     /// Display label for this option.
     pub title: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7359,7 +8820,11 @@ pub struct Tool {
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -7428,7 +8893,11 @@ pub struct ToolAnnotations {
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Controls tool selection behavior for sampling requests.
 #[derive(
     Debug,
@@ -7448,7 +8917,11 @@ pub struct ToolChoice {
     /// - "none": Model MUST NOT use any tools
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub mode: ::std::option::Option<ToolChoiceMode>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Controls the tool use ability of the model:
 /// - "auto": Model decides whether to use tools (default)
 /// - "required": Model MUST use at least one tool before completing
@@ -7470,6 +8943,7 @@ pub enum ToolChoiceMode {
     #[serde(rename = "required")]
     Required,
 }
+
 impl ToolChoiceMode {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Auto, Self::None, Self::Required];
@@ -7482,11 +8956,13 @@ impl ToolChoiceMode {
         }
     }
 }
+
 impl ::std::fmt::Display for ToolChoiceMode {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ToolChoiceMode {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -7506,6 +8982,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
         }
     }
 }
+
 /// Execution-related properties for a tool.
 #[derive(
     Debug,
@@ -7534,7 +9011,11 @@ pub struct ToolExecution {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Indicates whether this tool supports task-augmented execution.
 /// This allows clients to handle long-running operations through polling
 /// the task system.
@@ -7561,6 +9042,7 @@ pub enum ToolExecutionTaskSupport {
     #[serde(rename = "required")]
     Required,
 }
+
 impl ToolExecutionTaskSupport {
     /// Every value, in wire order.
     pub const ALL: &'static [Self] = &[Self::Forbidden, Self::Optional, Self::Required];
@@ -7573,11 +9055,13 @@ impl ToolExecutionTaskSupport {
         }
     }
 }
+
 impl ::std::fmt::Display for ToolExecutionTaskSupport {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::std::str::FromStr for ToolExecutionTaskSupport {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
@@ -7597,10 +9081,20 @@ impl ::std::str::FromStr for ToolExecutionTaskSupport {
         }
     }
 }
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(
@@ -7619,16 +9113,33 @@ pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub params: ::std::option::Option<NotificationParams>,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a CallToolResult.
 ///
@@ -7636,7 +9147,16 @@ pub struct ToolListChangedNotification {
 /// Currently restricted to type: "object" at the root level.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(
@@ -7655,15 +9175,28 @@ pub struct ToolOutputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// The result of a tool use, provided by the user back to the assistant.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7704,15 +9237,28 @@ pub struct ToolResultContent {
     #[serde(rename = "toolUseId")]
     pub tool_use_id: ::std::string::String,
     pub r#type: consts::ToolResult,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// A request from the assistant to call a tool.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7730,21 +9276,38 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: ::std::string::String,
     pub r#type: consts::ToolUse,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Parameters for a `resources/unsubscribe` request.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
-    /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+    /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
         default,
@@ -7753,11 +9316,24 @@ pub struct UnsubscribeRequestParams {
     pub meta: ::std::option::Option<UnsubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
-/// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+
+/// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/UnsubscribeRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -7767,11 +9343,11 @@ pub struct UnsubscribeRequestParamsMeta {
         skip_serializing_if = "::std::option::Option::is_none",
     )]
     pub progress_token: ::std::option::Option<ProgressToken>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for multiple-selection enumeration without display titles for options.
 #[derive(
     Debug,
@@ -7811,7 +9387,11 @@ pub struct UntitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
@@ -7830,7 +9410,11 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Schema for single-selection enumeration without display titles for options.
 #[derive(
     Debug,
@@ -7856,19 +9440,45 @@ pub struct UntitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 #[doc(alias = "URLElicitationRequiredError")]
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredError {
     pub error: UrlElicitationRequiredErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorError {
     /// The error type that occurred.
@@ -7877,16 +9487,28 @@ pub struct UrlElicitationRequiredErrorError {
     pub data: UrlElicitationRequiredErrorErrorData,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error/properties/data`.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize
+)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorErrorData {
     pub elicitations: ::std::vec::Vec<ElicitRequestUrlParams>,
-    /// Properties not named above; the schema leaves this object open, so they
-    /// are kept and written back.
+    /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }

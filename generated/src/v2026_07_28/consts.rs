@@ -4,53 +4,97 @@
 
 //! Const markers of protocol version `2026-07-28`.
 crate::rt::const_str!(Array, "array");
+
 crate::rt::const_str!(Audio, "audio");
+
 crate::rt::const_str!(Boolean, "boolean");
+
 crate::rt::const_str!(CompletionComplete, "completion/complete");
+
 crate::rt::const_str!(ElicitationCreate, "elicitation/create");
+
 crate::rt::const_str!(Form, "form");
+
 crate::rt::const_str!(Image, "image");
+
 crate::rt::const_int!(Minus32020, - 32020i64);
+
 crate::rt::const_int!(Minus32021, - 32021i64);
+
 crate::rt::const_int!(Minus32022, - 32022i64);
+
 crate::rt::const_int!(Minus32600, - 32600i64);
+
 crate::rt::const_int!(Minus32601, - 32601i64);
+
 crate::rt::const_int!(Minus32602, - 32602i64);
+
 crate::rt::const_int!(Minus32603, - 32603i64);
+
 crate::rt::const_int!(Minus32700, - 32700i64);
+
 crate::rt::const_str!(NotificationsCancelled, "notifications/cancelled");
+
 crate::rt::const_str!(NotificationsMessage, "notifications/message");
+
 crate::rt::const_str!(NotificationsProgress, "notifications/progress");
+
 crate::rt::const_str!(
     NotificationsPromptsListChanged, "notifications/prompts/list_changed"
 );
+
 crate::rt::const_str!(
     NotificationsResourcesListChanged, "notifications/resources/list_changed"
 );
+
 crate::rt::const_str!(NotificationsResourcesUpdated, "notifications/resources/updated");
+
 crate::rt::const_str!(
     NotificationsSubscriptionsAcknowledged, "notifications/subscriptions/acknowledged"
 );
+
 crate::rt::const_str!(NotificationsToolsListChanged, "notifications/tools/list_changed");
+
 crate::rt::const_str!(Object, "object");
+
 crate::rt::const_str!(PromptsGet, "prompts/get");
+
 crate::rt::const_str!(PromptsList, "prompts/list");
+
 crate::rt::const_str!(RefPrompt, "ref/prompt");
+
 crate::rt::const_str!(RefResource, "ref/resource");
+
 crate::rt::const_str!(Resource, "resource");
+
 crate::rt::const_str!(ResourceLink, "resource_link");
+
 crate::rt::const_str!(ResourcesList, "resources/list");
+
 crate::rt::const_str!(ResourcesRead, "resources/read");
+
 crate::rt::const_str!(ResourcesTemplatesList, "resources/templates/list");
+
 crate::rt::const_str!(RootsList, "roots/list");
+
 crate::rt::const_str!(SamplingCreateMessage, "sampling/createMessage");
+
 crate::rt::const_str!(ServerDiscover, "server/discover");
+
 crate::rt::const_str!(String, "string");
+
 crate::rt::const_str!(SubscriptionsListen, "subscriptions/listen");
+
 crate::rt::const_str!(Text, "text");
+
 crate::rt::const_str!(ToolResult, "tool_result");
+
 crate::rt::const_str!(ToolUse, "tool_use");
+
 crate::rt::const_str!(ToolsCall, "tools/call");
+
 crate::rt::const_str!(ToolsList, "tools/list");
+
 crate::rt::const_str!(Url, "url");
+
 crate::rt::const_str!(V2_0, "2.0");
