@@ -19,15 +19,21 @@
 
 pub mod rt;
 
+#[cfg(feature = "draft")]
+#[rustfmt::skip]
+pub mod draft;
 #[cfg(feature = "v2024_11_05")]
+#[rustfmt::skip]
 pub mod v2024_11_05;
 #[cfg(feature = "v2025_03_26")]
+#[rustfmt::skip]
 pub mod v2025_03_26;
 #[cfg(feature = "v2025_06_18")]
+#[rustfmt::skip]
 pub mod v2025_06_18;
 #[cfg(feature = "v2025_11_25")]
+#[rustfmt::skip]
 pub mod v2025_11_25;
 #[cfg(feature = "v2026_07_28")]
+#[rustfmt::skip]
 pub mod v2026_07_28;
-#[cfg(feature = "draft")]
-pub mod draft;

@@ -19,7 +19,11 @@ pub fn render(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> Vec<Strin
             } else {
                 let lang = trimmed.trim_start_matches('`').trim();
                 let indent = &line[..line.len() - trimmed.len()];
-                let lang = if lang.is_empty() || lang == "rust" { "text" } else { lang };
+                let lang = if lang.is_empty() || lang == "rust" {
+                    "text"
+                } else {
+                    lang
+                };
                 out.push(format!("{indent}```{lang}"));
             }
             in_fence = !in_fence;
@@ -175,7 +179,9 @@ fn escape_line(line: &str) -> String {
         }
     }
     out.push_str(&escape_text(&text));
-    out.replace(OPEN, "[").replace(MID, "](").replace(CLOSE, ")")
+    out.replace(OPEN, "[")
+        .replace(MID, "](")
+        .replace(CLOSE, ")")
 }
 
 fn escape_text(text: &str) -> String {
@@ -235,7 +241,9 @@ fn url_at(s: &str) -> Option<usize> {
         return None;
     }
     let mut end = s
-        .find(|c: char| c.is_whitespace() || c == '<' || c == '>' || c == '`' || c == ')' || c == '"')
+        .find(|c: char| {
+            c.is_whitespace() || c == '<' || c == '>' || c == '`' || c == ')' || c == '"'
+        })
         .unwrap_or(s.len());
     while end > 0 && s[..end].ends_with(['.', ',', ';', ':']) {
         end -= 1;
@@ -250,12 +258,21 @@ mod tests {
     fn resolve(name: &str) -> Option<String> {
         ["CallToolRequest", "Tool", "MetaObject", "Result"]
             .contains(&name)
-            .then(|| if name == "Result" { "ResultObject".to_string() } else { name.to_string() })
+            .then(|| {
+                if name == "Result" {
+                    "ResultObject".to_string()
+                } else {
+                    name.to_string()
+                }
+            })
     }
 
     #[test]
     fn links() {
-        assert_eq!(render("See {@link Tool}.", &resolve), ["See [`Tool`](Tool)."]);
+        assert_eq!(
+            render("See {@link Tool}.", &resolve),
+            ["See [`Tool`](Tool)."]
+        );
         assert_eq!(
             render("A {@link CallToolRequesttools/call} request", &resolve),
             ["A [`tools/call`](CallToolRequest) request"]
@@ -264,24 +281,50 @@ mod tests {
             render("{@link MetaObject`_meta` key naming rules}", &resolve),
             ["[`_meta` key naming rules](MetaObject)"]
         );
-        assert_eq!(render("{@link Result}", &resolve), ["[`Result`](ResultObject)"]);
-        assert_eq!(render("{@link Unknown.thing}", &resolve), ["`Unknown.thing`"]);
-        assert_eq!(render("{@link Tool.outputSchema}", &resolve), ["[`Tool.outputSchema`](Tool)"]);
+        assert_eq!(
+            render("{@link Result}", &resolve),
+            ["[`Result`](ResultObject)"]
+        );
+        assert_eq!(
+            render("{@link Unknown.thing}", &resolve),
+            ["`Unknown.thing`"]
+        );
+        assert_eq!(
+            render("{@link Tool.outputSchema}", &resolve),
+            ["[`Tool.outputSchema`](Tool)"]
+        );
     }
 
     #[test]
     fn hostile_text() {
-        assert_eq!(render("see https://x.org/a.", &resolve), ["see <https://x.org/a>."]);
+        assert_eq!(
+            render("see https://x.org/a.", &resolve),
+            ["see <https://x.org/a>."]
+        );
         assert_eq!(render("a [b] c", &resolve), ["a \\[b\\] c"]);
         assert_eq!(render("x <b>y</b>", &resolve), ["x &lt;b&gt;y&lt;/b&gt;"]);
         assert_eq!(render("odd ` tick", &resolve), ["odd \\` tick"]);
         assert_eq!(render("`[a]` [b]", &resolve), ["`[a]` \\[b\\]"]);
-        assert_eq!(render("```\ncode\n```", &resolve), ["```text", "code", "```"]);
         assert_eq!(
-            render("See [General fields: `_meta`](/specification/basic#meta) for notes", &resolve),
-            ["See [General fields: `_meta`](https://modelcontextprotocol.io/specification/basic#meta) for notes"]
+            render("```\ncode\n```", &resolve),
+            ["```text", "code", "```"]
         );
-        assert_eq!(render("[a](https://x.org/b)", &resolve), ["[a](https://x.org/b)"]);
-        assert_eq!(render("a\n\n    indented", &resolve), ["a", "", "   indented"]);
+        assert_eq!(
+            render(
+                "See [General fields: `_meta`](/specification/basic#meta) for notes",
+                &resolve
+            ),
+            [
+                "See [General fields: `_meta`](https://modelcontextprotocol.io/specification/basic#meta) for notes"
+            ]
+        );
+        assert_eq!(
+            render("[a](https://x.org/b)", &resolve),
+            ["[a](https://x.org/b)"]
+        );
+        assert_eq!(
+            render("a\n\n    indented", &resolve),
+            ["a", "", "   indented"]
+        );
     }
 }

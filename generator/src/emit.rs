@@ -5,9 +5,11 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::docs;
-use crate::model::{ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef, Variant};
 use crate::Error;
+use crate::docs;
+use crate::model::{
+    ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef, Variant,
+};
 
 /// The module name of a version: `2025-06-18` → `v2025_06_18`, `draft` → `draft`.
 pub fn module_name(version: &str) -> String {
@@ -40,8 +42,11 @@ fn doc_attrs(lines: &[String]) -> TokenStream {
 }
 
 fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
-    let file: syn::File = syn::parse2(tokens)
-        .map_err(|e| Error::msg(format!("internal error: emitted {what} does not parse: {e}")))?;
+    let file: syn::File = syn::parse2(tokens).map_err(|e| {
+        Error::msg(format!(
+            "internal error: emitted {what} does not parse: {e}"
+        ))
+    })?;
     // A blank line between top-level items, for readers of the generated files.
     let text = prettyplease::unparse(&file);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
@@ -49,7 +54,8 @@ fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
     while let Some(line) = lines.next() {
         out.push_str(line);
         out.push('\n');
-        let item_end = line == "}" || (line.ends_with(';') && !line.starts_with(' ') && !line.starts_with("//"));
+        let item_end = line == "}"
+            || (line.ends_with(';') && !line.starts_with(' ') && !line.starts_with("//"));
         if item_end && lines.peek().is_some_and(|next| !next.is_empty()) {
             out.push('\n');
         }
@@ -80,7 +86,11 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         " Types of MCP protocol version `{}`, generated from the official schema \
          ({} definitions, {} items in all).",
         model.version,
-        model.types.iter().filter(|t| matches!(t.origin, Origin::Definition(_))).count(),
+        model
+            .types
+            .iter()
+            .filter(|t| matches!(t.origin, Origin::Definition(_)))
+            .count(),
         model.types.len()
     );
     let module = quote! {
@@ -104,8 +114,14 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         #( #consts )*
     };
     Ok(vec![
-        ("mod.rs".to_string(), head.clone() + &pretty(module, "module")?),
-        ("consts.rs".to_string(), head + &pretty(consts_file, "consts")?),
+        (
+            "mod.rs".to_string(),
+            head.clone() + &pretty(module, "module")?,
+        ),
+        (
+            "consts.rs".to_string(),
+            head + &pretty(consts_file, "consts")?,
+        ),
     ])
 }
 
@@ -126,7 +142,10 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         let r = ident(r);
         quote!(#d => crate::roundtrip::<m::#r>(value),)
     });
-    let doc = format!(" Every definition of protocol version `{}`, for tests.", model.version);
+    let doc = format!(
+        " Every definition of protocol version `{}`, for tests.",
+        model.version
+    );
     let tokens = quote! {
         #![doc = #doc]
         use mcp_spec_types::#module as m;
@@ -195,9 +214,13 @@ impl Emitter {
             doc.push(format!("Anonymous in the schema at `{p}`."));
         }
         match &t.kind {
-            Kind::Struct { fields, additional } => self.struct_def(t, doc, alias, fields, additional.as_ref()),
+            Kind::Struct { fields, additional } => {
+                self.struct_def(t, doc, alias, fields, additional.as_ref())
+            }
             Kind::StringEnum { values } => self.enum_def(t, doc, alias, values),
-            Kind::Union { variants, tag } => self.union_def(t, doc, alias, variants, tag.as_deref()),
+            Kind::Union { variants, tag } => {
+                self.union_def(t, doc, alias, variants, tag.as_deref())
+            }
             Kind::Alias { target } => {
                 let name = ident(&t.name);
                 let target = self.ty(target);
@@ -208,8 +231,16 @@ impl Emitter {
     }
 
     fn derives(&self, t: &TypeDef, extra: TokenStream) -> TokenStream {
-        let eq = if t.eq_hash { quote!(Eq, Hash,) } else { quote!() };
-        let default = if t.default { quote!(Default,) } else { quote!() };
+        let eq = if t.eq_hash {
+            quote!(Eq, Hash,)
+        } else {
+            quote!()
+        };
+        let default = if t.default {
+            quote!(Default,)
+        } else {
+            quote!()
+        };
         quote! {
             #[derive(Debug, Clone, PartialEq, #eq #default #extra)]
             #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -222,7 +253,11 @@ impl Emitter {
         let mut doc = self.docs(f.description.as_deref());
         let wire = &f.wire;
         let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
-        let rename = if bare != wire { quote!(rename = #wire,) } else { quote!() };
+        let rename = if bare != wire {
+            quote!(rename = #wire,)
+        } else {
+            quote!()
+        };
         let (ty, attrs) = match (f.required, f.nullable) {
             (true, false) => (inner, quote!()),
             (true, true) => {
@@ -235,7 +270,10 @@ impl Emitter {
             }
             (false, false) => (
                 quote!(::std::option::Option<#inner>),
-                quote!(default, skip_serializing_if = "::std::option::Option::is_none",),
+                quote!(
+                    default,
+                    skip_serializing_if = "::std::option::Option::is_none",
+                ),
             ),
             (false, true) => {
                 doc.push(String::new());
@@ -290,9 +328,18 @@ impl Emitter {
         }
     }
 
-    fn enum_def(&self, t: &TypeDef, mut doc: Vec<String>, alias: TokenStream, values: &[String]) -> TokenStream {
+    fn enum_def(
+        &self,
+        t: &TypeDef,
+        mut doc: Vec<String>,
+        alias: TokenStream,
+        values: &[String],
+    ) -> TokenStream {
         let name = ident(&t.name);
-        let variants: Vec<Ident> = values.iter().map(|v| ident(&crate::names::variant_name(v))).collect();
+        let variants: Vec<Ident> = values
+            .iter()
+            .map(|v| ident(&crate::names::variant_name(v)))
+            .collect();
         if !doc.is_empty() {
             doc.push(String::new());
         }
@@ -303,7 +350,11 @@ impl Emitter {
         );
         let doc = doc_attrs(&doc);
         let variant_docs = values.iter().map(|v| format!(" `{v}`"));
-        let list = values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+        let list = values
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         quote! {
             #doc
             #alias
@@ -356,7 +407,10 @@ impl Emitter {
         let vtypes: Vec<TokenStream> = variants.iter().map(|v| self.ty(&v.ty)).collect();
         let vdocs = variants.iter().map(|v| match &v.ty {
             TypeRef::Named(n) => format!(" A [`{n}`]."),
-            other => format!(" {}", kind_word(other.json_kind().unwrap_or(JsonKind::Object))),
+            other => format!(
+                " {}",
+                kind_word(other.json_kind().unwrap_or(JsonKind::Object))
+            ),
         });
         let arms = variants.iter().map(|v| sig_tokens(&v.name, &v.signature));
         let tag_tokens = match tag {
@@ -365,17 +419,18 @@ impl Emitter {
         };
         let type_name = t.name.as_str();
         let idx = 0..variants.len();
-        let from_impls = variants.iter().filter(|v| {
-            variants.iter().filter(|o| o.ty == v.ty).count() == 1
-        }).map(|v| {
-            let vn = ident(&v.name);
-            let vt = self.ty(&v.ty);
-            quote! {
-                impl ::std::convert::From<#vt> for #name {
-                    fn from(value: #vt) -> Self { Self::#vn(value) }
+        let from_impls = variants
+            .iter()
+            .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
+            .map(|v| {
+                let vn = ident(&v.name);
+                let vt = self.ty(&v.ty);
+                quote! {
+                    impl ::std::convert::From<#vt> for #name {
+                        fn from(value: #vt) -> Self { Self::#vn(value) }
+                    }
                 }
-            }
-        });
+            });
         quote! {
             #doc
             #alias
@@ -426,17 +481,32 @@ impl Emitter {
             let s = &v.signature;
             let mut facts = vec![kind_word(s.json).to_string()];
             if tag.is_some() && !s.tags.is_empty() {
-                let vals = s.tags.iter().map(|t| format!("`\"{t}\"`")).collect::<Vec<_>>().join(" or ");
-                facts.push(format!("`{}` = {vals}{}", tag.unwrap_or_default(), if s.tag_optional { " or absent" } else { "" }));
+                let vals = s
+                    .tags
+                    .iter()
+                    .map(|t| format!("`\"{t}\"`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ");
+                facts.push(format!(
+                    "`{}` = {vals}{}",
+                    tag.unwrap_or_default(),
+                    if s.tag_optional { " or absent" } else { "" }
+                ));
             }
             if !s.required.is_empty() {
                 facts.push(format!(
                     "requires {}",
-                    s.required.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+                    s.required
+                        .iter()
+                        .map(|r| format!("`{r}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             }
             if let Some(chosen) = &s.shadowed_by {
-                facts.push(format!("never chosen on decode: indistinguishable from [`{chosen}`]"));
+                facts.push(format!(
+                    "never chosen on decode: indistinguishable from [`{chosen}`]"
+                ));
             }
             out.push(format!("- `{}`: {}", v.name, facts.join("; ")));
         }

@@ -47,7 +47,11 @@ impl Error {
 
     /// An error about no particular place.
     pub fn msg(message: impl Into<String>) -> Self {
-        Error { file: None, pointer: None, message: message.into() }
+        Error {
+            file: None,
+            pointer: None,
+            message: message.into(),
+        }
     }
 }
 
@@ -100,7 +104,10 @@ pub struct Output {
 
 /// Lowercase hex sha256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Builds the model of one schema.
@@ -150,5 +157,9 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
         models.push(model);
     }
     files.sort();
-    Ok(Output { files, stats, models })
+    Ok(Output {
+        files,
+        stats,
+        models,
+    })
 }

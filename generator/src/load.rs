@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::Dialect;
 use crate::Error;
+use crate::model::Dialect;
 
 /// Keywords the generator reads and acts on.
 pub const UNDERSTOOD_KEYWORDS: &[&str] = &[
@@ -164,7 +164,11 @@ fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error
         if schema.is_boolean() {
             return Ok(());
         }
-        return Err(Error::at(&doc.file, at, "a schema must be an object or a boolean"));
+        return Err(Error::at(
+            &doc.file,
+            at,
+            "a schema must be an object or a boolean",
+        ));
     };
     for (key, value) in map {
         let here = format!("{at}/{}", escape_pointer(key));
@@ -180,7 +184,11 @@ fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error
         match key.as_str() {
             "properties" => {
                 let Value::Object(props) = value else {
-                    return Err(Error::at(&doc.file, &here, "`properties` must be an object"));
+                    return Err(Error::at(
+                        &doc.file,
+                        &here,
+                        "`properties` must be an object",
+                    ));
                 };
                 for (name, sub) in props {
                     check_keywords(doc, sub, &format!("{here}/{}", escape_pointer(name)))?;
@@ -189,7 +197,11 @@ fn check_keywords(doc: &SchemaDoc, schema: &Value, at: &str) -> Result<(), Error
             "items" | "additionalProperties" => check_keywords(doc, value, &here)?,
             "anyOf" | "allOf" => {
                 let Value::Array(items) = value else {
-                    return Err(Error::at(&doc.file, &here, format!("`{key}` must be an array")));
+                    return Err(Error::at(
+                        &doc.file,
+                        &here,
+                        format!("`{key}` must be an array"),
+                    ));
                 };
                 if items.is_empty() {
                     return Err(Error::at(&doc.file, &here, format!("`{key}` is empty")));

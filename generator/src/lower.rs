@@ -9,7 +9,7 @@ use crate::model::{
     ConstDef, ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef,
     Variant,
 };
-use crate::{names, overrides, Error};
+use crate::{Error, names, overrides};
 
 /// How deep required-property paths of union arms reach into nested objects.
 const SIGNATURE_DEPTH: usize = 2;
@@ -78,7 +78,9 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
 fn is_structured(schema: &Value) -> bool {
     schema.get("properties").is_some()
         || schema.get("anyOf").is_some()
-        || schema.get("items").is_some_and(|i| i.get("anyOf").is_some())
+        || schema
+            .get("items")
+            .is_some_and(|i| i.get("anyOf").is_some())
 }
 
 fn canonical_key(schema: &Value) -> String {
@@ -96,7 +98,11 @@ fn description(schema: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
-fn as_object<'v>(doc: &SchemaDoc, schema: &'v Value, at: &str) -> Result<&'v Map<String, Value>, Error> {
+fn as_object<'v>(
+    doc: &SchemaDoc,
+    schema: &'v Value,
+    at: &str,
+) -> Result<&'v Map<String, Value>, Error> {
     schema
         .as_object()
         .ok_or_else(|| Error::at(&doc.file, at, "expected a schema object here"))
@@ -110,12 +116,20 @@ fn types_of(doc: &SchemaDoc, schema: &Map<String, Value>, at: &str) -> Result<Ve
         Some(Value::Array(items)) => items
             .iter()
             .map(|t| {
-                t.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| Error::at(&doc.file, &format!("{at}/type"), "`type` entries must be strings"))
+                t.as_str().map(str::to_string).ok_or_else(|| {
+                    Error::at(
+                        &doc.file,
+                        &format!("{at}/type"),
+                        "`type` entries must be strings",
+                    )
+                })
             })
             .collect(),
-        Some(_) => Err(Error::at(&doc.file, &format!("{at}/type"), "`type` must be a string or an array")),
+        Some(_) => Err(Error::at(
+            &doc.file,
+            &format!("{at}/type"),
+            "`type` must be a string or an array",
+        )),
     }
 }
 
@@ -142,7 +156,9 @@ impl Lowerer<'_> {
         let at = self.doc.def_pointer(name);
         let rust = self.def_names[name].clone();
         let kind = if overrides::is_free_form(name) {
-            Kind::Alias { target: TypeRef::Any }
+            Kind::Alias {
+                target: TypeRef::Any,
+            }
         } else {
             self.lower_kind(schema, &rust, &at)?
         };
@@ -164,7 +180,9 @@ impl Lowerer<'_> {
         let map = as_object(self.doc, schema, at)?;
         if let Some(Value::String(r)) = map.get("$ref") {
             let target = self.doc.resolve_ref(r, &format!("{at}/$ref"))?.to_string();
-            return Ok(Kind::Alias { target: self.def_ref(&target) });
+            return Ok(Kind::Alias {
+                target: self.def_ref(&target),
+            });
         }
         if map.contains_key("allOf") {
             let merged = self.merge_all_of(map, at)?;
@@ -184,13 +202,19 @@ impl Lowerer<'_> {
                 debug_assert!(!nullable);
                 Ok(Kind::Alias { target: ty })
             }
-            [] => Err(self.err(at, "a definition needs `type`, `$ref`, `anyOf`, `allOf` or `enum`")),
+            [] => Err(self.err(
+                at,
+                "a definition needs `type`, `$ref`, `anyOf`, `allOf` or `enum`",
+            )),
             _ if types.iter().any(|t| t == "null") => Err(self.err(
                 at,
                 "a nullable definition is not supported; nullability belongs to the field",
             )),
             _ => {
-                let arms: Vec<Value> = types.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                let arms: Vec<Value> = types
+                    .iter()
+                    .map(|t| serde_json::json!({ "type": t }))
+                    .collect();
                 self.lower_union(&arms, name, at)
             }
         }
@@ -206,7 +230,12 @@ impl Lowerer<'_> {
 
     /// Lowers a schema used by a field, an array, a map or a union arm. Anonymous
     /// structures become named types called `name`. Returns the type and nullability.
-    fn lower_ref(&mut self, schema: &Value, name: &str, at: &str) -> Result<(TypeRef, bool), Error> {
+    fn lower_ref(
+        &mut self,
+        schema: &Value,
+        name: &str,
+        at: &str,
+    ) -> Result<(TypeRef, bool), Error> {
         if schema == &Value::Bool(true) {
             return Ok((TypeRef::Any, false));
         }
@@ -252,7 +281,10 @@ impl Lowerer<'_> {
                     let (item, item_null) =
                         self.lower_ref(items, &format!("{name}Item"), &format!("{at}/items"))?;
                     if item_null {
-                        return Err(self.err(&format!("{at}/items"), "nullable array items are not supported"));
+                        return Err(self.err(
+                            &format!("{at}/items"),
+                            "nullable array items are not supported",
+                        ));
                     }
                     TypeRef::Array(Box::new(item))
                 }
@@ -266,13 +298,22 @@ impl Lowerer<'_> {
                         self.add_inline(name, schema, kind, at)?;
                         TypeRef::Named(name.to_string())
                     } else {
-                        TypeRef::Map(Box::new(self.additional(map, name, at)?.unwrap_or(TypeRef::Any)))
+                        TypeRef::Map(Box::new(
+                            self.additional(map, name, at)?.unwrap_or(TypeRef::Any),
+                        ))
                     }
                 }
-                other => return Err(self.err(&format!("{at}/type"), format!("unsupported type `{other}`"))),
+                other => {
+                    return Err(
+                        self.err(&format!("{at}/type"), format!("unsupported type `{other}`"))
+                    );
+                }
             },
             _ => {
-                let arms: Vec<Value> = types.iter().map(|t| serde_json::json!({ "type": t })).collect();
+                let arms: Vec<Value> = types
+                    .iter()
+                    .map(|t| serde_json::json!({ "type": t }))
+                    .collect();
                 let kind = self.lower_union(&arms, name, at)?;
                 self.add_inline(name, schema, kind, at)?;
                 TypeRef::Named(name.to_string())
@@ -281,7 +322,13 @@ impl Lowerer<'_> {
         Ok((ty, nullable))
     }
 
-    fn add_inline(&mut self, name: &str, schema: &Value, kind: Kind, at: &str) -> Result<(), Error> {
+    fn add_inline(
+        &mut self,
+        name: &str,
+        schema: &Value,
+        kind: Kind,
+        at: &str,
+    ) -> Result<(), Error> {
         if self.def_names.values().any(|n| n == name) {
             return Err(self.err(
                 at,
@@ -306,20 +353,38 @@ impl Lowerer<'_> {
             Value::String(s) => (names::type_name(s), ConstValue::String(s.clone())),
             Value::Number(n) if n.is_i64() => {
                 let i = n.as_i64().unwrap_or_default();
-                let name = if i < 0 { format!("Minus{}", i.unsigned_abs()) } else { format!("Plus{i}") };
+                let name = if i < 0 {
+                    format!("Minus{}", i.unsigned_abs())
+                } else {
+                    format!("Plus{i}")
+                };
                 (name, ConstValue::Integer(i))
             }
-            _ => return Err(self.err(&format!("{at}/const"), "only string and integer consts are supported")),
+            _ => {
+                return Err(self.err(
+                    &format!("{at}/const"),
+                    "only string and integer consts are supported",
+                ));
+            }
         };
         if let Some(existing) = self.consts.get(&name) {
             if existing.value != value {
                 return Err(self.err(
                     &format!("{at}/const"),
-                    format!("consts {:?} and {:?} both become the marker `{name}`", existing.value, value),
+                    format!(
+                        "consts {:?} and {:?} both become the marker `{name}`",
+                        existing.value, value
+                    ),
                 ));
             }
         } else {
-            self.consts.insert(name.clone(), ConstDef { name: name.clone(), value });
+            self.consts.insert(
+                name.clone(),
+                ConstDef {
+                    name: name.clone(),
+                    value,
+                },
+            );
         }
         Ok(TypeRef::Const(name))
     }
@@ -330,9 +395,9 @@ impl Lowerer<'_> {
         };
         let mut out = BTreeSet::new();
         for v in values {
-            let s = v
-                .as_str()
-                .ok_or_else(|| self.err(&format!("{at}/enum"), "only string enums are supported"))?;
+            let s = v.as_str().ok_or_else(|| {
+                self.err(&format!("{at}/enum"), "only string enums are supported")
+            })?;
             out.insert(s.to_string());
         }
         let mut variants = BTreeMap::new();
@@ -344,11 +409,18 @@ impl Lowerer<'_> {
                 ));
             }
         }
-        Ok(Kind::StringEnum { values: out.into_iter().collect() })
+        Ok(Kind::StringEnum {
+            values: out.into_iter().collect(),
+        })
     }
 
     /// The type of additional properties: `None` when the object is closed.
-    fn additional(&mut self, map: &Map<String, Value>, name: &str, at: &str) -> Result<Option<TypeRef>, Error> {
+    fn additional(
+        &mut self,
+        map: &Map<String, Value>,
+        name: &str,
+        at: &str,
+    ) -> Result<Option<TypeRef>, Error> {
         match map.get("additionalProperties") {
             Some(Value::Bool(false)) => Ok(None),
             // JSON Schema's default: any other property is allowed, so it is kept.
@@ -356,8 +428,11 @@ impl Lowerer<'_> {
             Some(Value::Bool(true)) => Ok(Some(TypeRef::Any)),
             Some(Value::Object(o)) if o.is_empty() => Ok(Some(TypeRef::Any)),
             Some(schema) => {
-                let (ty, nullable) =
-                    self.lower_ref(schema, &format!("{name}Value"), &format!("{at}/additionalProperties"))?;
+                let (ty, nullable) = self.lower_ref(
+                    schema,
+                    &format!("{name}Value"),
+                    &format!("{at}/additionalProperties"),
+                )?;
                 if nullable {
                     return Err(self.err(at, "nullable additional properties are not supported"));
                 }
@@ -366,14 +441,24 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_object(&mut self, map: &Map<String, Value>, name: &str, at: &str) -> Result<Kind, Error> {
+    fn lower_object(
+        &mut self,
+        map: &Map<String, Value>,
+        name: &str,
+        at: &str,
+    ) -> Result<Kind, Error> {
         let required: BTreeSet<&str> = match map.get("required") {
             None => BTreeSet::new(),
             Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
-            Some(_) => return Err(self.err(&format!("{at}/required"), "`required` must be an array")),
+            Some(_) => {
+                return Err(self.err(&format!("{at}/required"), "`required` must be an array"));
+            }
         };
         let empty = Map::new();
-        let props = map.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let props = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         for r in &required {
             if !props.contains_key(*r) {
                 return Err(self.err(
@@ -390,7 +475,9 @@ impl Lowerer<'_> {
             if let Some(other) = rust_names.insert(field_name.clone(), wire.clone()) {
                 return Err(self.err(
                     &here,
-                    format!("properties `{other}` and `{wire}` both become the field `{field_name}`"),
+                    format!(
+                        "properties `{other}` and `{wire}` both become the field `{field_name}`"
+                    ),
                 ));
             }
             let inline_name = format!("{name}{}", names::type_name(wire));
@@ -407,13 +494,20 @@ impl Lowerer<'_> {
         }
         let additional = self.additional(map, name, at)?;
         if additional.is_some() && rust_names.contains_key("extra") {
-            return Err(self.err(at, "an open object with a property named `extra` is not supported"));
+            return Err(self.err(
+                at,
+                "an open object with a property named `extra` is not supported",
+            ));
         }
         Ok(Kind::Struct { fields, additional })
     }
 
     /// Merges the parts of an `allOf` into one object schema.
-    fn merge_all_of(&self, map: &Map<String, Value>, at: &str) -> Result<Map<String, Value>, Error> {
+    fn merge_all_of(
+        &self,
+        map: &Map<String, Value>,
+        at: &str,
+    ) -> Result<Map<String, Value>, Error> {
         let mut out = Map::new();
         out.insert("type".into(), Value::String("object".into()));
         let mut props = Map::new();
@@ -440,7 +534,10 @@ impl Lowerer<'_> {
                     return Err(self.err(&here, "`$ref` cycle inside `allOf`"));
                 }
                 let target = self.doc.resolve_ref(r, &format!("{here}/$ref"))?;
-                parts.insert(0, (self.doc.defs[target].clone(), self.doc.def_pointer(target)));
+                parts.insert(
+                    0,
+                    (self.doc.defs[target].clone(), self.doc.def_pointer(target)),
+                );
                 continue;
             }
             if let Some(Value::Array(inner)) = pmap.get("allOf") {
@@ -457,7 +554,10 @@ impl Lowerer<'_> {
                             let merged = match props.remove(pk) {
                                 None => pv.clone(),
                                 Some(prev) => merge_property(&prev, pv).ok_or_else(|| {
-                                    self.err(&here, format!("`allOf` parts disagree on property `{pk}`"))
+                                    self.err(
+                                        &here,
+                                        format!("`allOf` parts disagree on property `{pk}`"),
+                                    )
                                 })?,
                             };
                             props.insert(pk.clone(), merged);
@@ -471,13 +571,18 @@ impl Lowerer<'_> {
                     "additionalProperties" => {
                         if let Some(prev) = out.get(k) {
                             if prev != v {
-                                return Err(self.err(&here, "`allOf` parts disagree on `additionalProperties`"));
+                                return Err(self.err(
+                                    &here,
+                                    "`allOf` parts disagree on `additionalProperties`",
+                                ));
                             }
                         }
                         out.insert(k.clone(), v.clone());
                     }
                     other => {
-                        return Err(self.err(&here, format!("`{other}` inside `allOf` is not supported")));
+                        return Err(
+                            self.err(&here, format!("`{other}` inside `allOf` is not supported"))
+                        );
                     }
                 }
             }
@@ -516,13 +621,21 @@ impl Lowerer<'_> {
                     TypeRef::Number => "Number".to_string(),
                     TypeRef::Boolean => "Boolean".to_string(),
                     TypeRef::Const(c) => c.clone(),
-                    TypeRef::Any => return Err(self.err(&here, "an arm that accepts anything makes the union meaningless")),
+                    TypeRef::Any => {
+                        return Err(self.err(
+                            &here,
+                            "an arm that accepts anything makes the union meaningless",
+                        ));
+                    }
                 };
                 pieces.push((vname, ty));
             }
             for (vname, ty) in pieces {
                 if variants.iter().any(|v| v.name == vname) {
-                    return Err(self.err(&here, format!("two arms of this union are both called `{vname}`")));
+                    return Err(self.err(
+                        &here,
+                        format!("two arms of this union are both called `{vname}`"),
+                    ));
                 }
                 variants.push(Variant {
                     name: vname,
@@ -539,7 +652,10 @@ impl Lowerer<'_> {
                 });
             }
         }
-        Ok(Kind::Union { variants, tag: None })
+        Ok(Kind::Union {
+            variants,
+            tag: None,
+        })
     }
 
     /// Follows aliases to the type a reference finally denotes.
@@ -623,7 +739,9 @@ impl Lowerer<'_> {
                     }
                     sig.json = kinds.into_iter().next().unwrap_or(JsonKind::Object);
                 }
-                Kind::Alias { .. } => return Err(self.err(at, format!("alias cycle through `{n}`"))),
+                Kind::Alias { .. } => {
+                    return Err(self.err(at, format!("alias cycle through `{n}`")));
+                }
             },
             TypeRef::Const(c) => {
                 sig.json = match self.consts[c].value {
@@ -635,7 +753,9 @@ impl Lowerer<'_> {
                 sig.json = JsonKind::Array;
                 sig.items = match self.resolve(inner) {
                     TypeRef::Named(n) => match &self.types[n].kind {
-                        Kind::Union { variants, .. } => variants.iter().map(|v| v.signature.clone()).collect(),
+                        Kind::Union { variants, .. } => {
+                            variants.iter().map(|v| v.signature.clone()).collect()
+                        }
                         _ => vec![self.signature(inner, at)?],
                     },
                     _ => vec![self.signature(inner, at)?],
@@ -669,7 +789,9 @@ impl Lowerer<'_> {
             Origin::Definition(d) => self.doc.def_pointer(d),
             Origin::Inline(p) => p.clone(),
         };
-        let Kind::Union { variants, .. } = &self.types[name].kind else { return Ok(()) };
+        let Kind::Union { variants, .. } = &self.types[name].kind else {
+            return Ok(());
+        };
         let mut variants = variants.clone();
         for v in &mut variants {
             v.signature = self.signature(&v.ty, &at)?;
@@ -727,9 +849,9 @@ impl Lowerer<'_> {
             }
         }
         if tag.is_none() {
-            let implied = object_arms
-                .iter()
-                .find_map(|&i| overrides::implied_tag(&self.schema_name(&variants[i].ty)).map(|t| (i, t)));
+            let implied = object_arms.iter().find_map(|&i| {
+                overrides::implied_tag(&self.schema_name(&variants[i].ty)).map(|t| (i, t))
+            });
             if let Some((arm, (prop, value, other))) = implied {
                 for &i in &object_arms {
                     let sig = &mut variants[i].signature;
@@ -760,7 +882,11 @@ impl Lowerer<'_> {
                     || b.tags.is_empty()
                     || a.tags.iter().any(|t| b.tags.contains(t))
                     || (a.tag_optional && b.tag_optional);
-                if tags_overlap && a.required == b.required && a.known == b.known && a.items == b.items {
+                if tags_overlap
+                    && a.required == b.required
+                    && a.known == b.known
+                    && a.items == b.items
+                {
                     return Err(self.err(
                         &at,
                         format!(
@@ -772,7 +898,14 @@ impl Lowerer<'_> {
                 }
             }
         }
-        if let Some(TypeDef { kind: Kind::Union { variants: v, tag: t }, .. }) = self.types.get_mut(name) {
+        if let Some(TypeDef {
+            kind: Kind::Union {
+                variants: v,
+                tag: t,
+            },
+            ..
+        }) = self.types.get_mut(name)
+        {
             *v = variants;
             *t = tag;
         }
@@ -803,17 +936,23 @@ impl Lowerer<'_> {
                 let (default, eq_hash) = match &t.kind {
                     Kind::Struct { fields, additional } => {
                         let default = t.default
-                            && fields.iter().all(|f| !f.required || f.nullable || self.ty_default(&f.ty));
+                            && fields
+                                .iter()
+                                .all(|f| !f.required || f.nullable || self.ty_default(&f.ty));
                         let eq_hash = t.eq_hash
                             && additional.as_ref().is_none_or(|a| self.ty_eq_hash(a))
                             && fields.iter().all(|f| self.ty_eq_hash(&f.ty));
                         (default, eq_hash)
                     }
                     Kind::StringEnum { .. } => (false, true),
-                    Kind::Union { variants, .. } => {
-                        (false, t.eq_hash && variants.iter().all(|v| self.ty_eq_hash(&v.ty)))
-                    }
-                    Kind::Alias { target } => (t.default && self.ty_default(target), t.eq_hash && self.ty_eq_hash(target)),
+                    Kind::Union { variants, .. } => (
+                        false,
+                        t.eq_hash && variants.iter().all(|v| self.ty_eq_hash(&v.ty)),
+                    ),
+                    Kind::Alias { target } => (
+                        t.default && self.ty_default(target),
+                        t.eq_hash && self.ty_eq_hash(target),
+                    ),
                 };
                 let t = self.types.get_mut(&n).expect("type exists");
                 if (t.default, t.eq_hash) != (default, eq_hash) {

@@ -1,7 +1,9 @@
 //! Naming: schema names to Rust names, following the Rust API guidelines.
 
 /// Acronyms that upstream spells in capitals and Rust spells as words.
-const ACRONYMS: &[&str] = &["JSONRPC", "JSON", "RPC", "URL", "URI", "HTTP", "MCP", "ID", "SSE"];
+const ACRONYMS: &[&str] = &[
+    "JSONRPC", "JSON", "RPC", "URL", "URI", "HTTP", "MCP", "ID", "SSE",
+];
 
 /// Splits an identifier into words at case changes, digits kept with the word before.
 fn words(name: &str) -> Vec<String> {
@@ -36,13 +38,19 @@ fn words(name: &str) -> Vec<String> {
 fn capitalize(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
-        Some(first) => first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase(),
+        Some(first) => {
+            first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
+        }
         None => String::new(),
     }
 }
 
 fn camel_word(word: &str) -> String {
-    if word.len() > 1 && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+    if word.len() > 1
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    {
         // An all-capitals word: split it into known acronyms where possible.
         let mut rest = word;
         let mut out = String::new();
@@ -136,10 +144,19 @@ mod tests {
     #[test]
     fn type_names() {
         assert_eq!(type_name("JSONRPCMessage"), "JsonRpcMessage");
-        assert_eq!(type_name("URLElicitationRequiredError"), "UrlElicitationRequiredError");
-        assert_eq!(type_name("ElicitRequestURLParams"), "ElicitRequestUrlParams");
+        assert_eq!(
+            type_name("URLElicitationRequiredError"),
+            "UrlElicitationRequiredError"
+        );
+        assert_eq!(
+            type_name("ElicitRequestURLParams"),
+            "ElicitRequestUrlParams"
+        );
         assert_eq!(type_name("tools/call"), "ToolsCall");
-        assert_eq!(type_name("notifications/tools/list_changed"), "NotificationsToolsListChanged");
+        assert_eq!(
+            type_name("notifications/tools/list_changed"),
+            "NotificationsToolsListChanged"
+        );
         assert_eq!(type_name("2.0"), "V2_0");
         assert_eq!(type_name("date-time"), "DateTime");
         assert_eq!(type_name("JSONValue"), "JsonValue");

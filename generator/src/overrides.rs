@@ -42,7 +42,10 @@ pub const INDISTINGUISHABLE_ARMS: &[(&str, &str, &str)] = &[
 
 /// The Rust name a definition is renamed to, if it is.
 pub fn rename(def: &str) -> Option<&'static str> {
-    RENAMES.iter().find(|(from, _, _)| *from == def).map(|(_, to, _)| *to)
+    RENAMES
+        .iter()
+        .find(|(from, _, _)| *from == def)
+        .map(|(_, to, _)| *to)
 }
 
 /// Whether a definition is free-form JSON.

@@ -8,14 +8,15 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::{generate, sha256_hex, Input, Output};
+use crate::{Input, Output, generate, sha256_hex};
 
 /// Path of the lock file, relative to the workspace root.
 pub const LOCK: &str = "schema/lock.json";
 
 /// Reads the lock file.
 pub fn read_lock(root: &Path) -> Result<Value, String> {
-    let text = fs::read_to_string(root.join(LOCK)).map_err(|e| format!("cannot read {LOCK}: {e}"))?;
+    let text =
+        fs::read_to_string(root.join(LOCK)).map_err(|e| format!("cannot read {LOCK}: {e}"))?;
     serde_json::from_str(&text).map_err(|e| format!("{LOCK} is not valid JSON: {e}"))
 }
 
@@ -50,10 +51,16 @@ pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
         let bytes = fs::read(root.join(&path)).map_err(|e| format!("cannot read {path}: {e}"))?;
         let actual = sha256_hex(&bytes);
         if actual != locked {
-            changed.push(format!("  {path}: locked sha256 {locked}, file has {actual}"));
+            changed.push(format!(
+                "  {path}: locked sha256 {locked}, file has {actual}"
+            ));
         }
         let text = String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8"))?;
-        out.push(Input { version, path, text });
+        out.push(Input {
+            version,
+            path,
+            text,
+        });
     }
     if !changed.is_empty() {
         return Err(format!(
@@ -69,14 +76,23 @@ pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
 pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
     let mut out = BTreeSet::new();
     let is_version = |name: &str| {
-        name == "draft" || name.strip_prefix('v').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        name == "draft"
+            || name
+                .strip_prefix('v')
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
     };
     if let Ok(dir) = fs::read_dir(root.join("generated/src")) {
         for entry in dir.flatten() {
             let name = entry.file_name().to_string_lossy().to_string();
             if entry.path().is_dir() && is_version(&name) {
-                for file in fs::read_dir(entry.path()).map_err(|e| e.to_string())?.flatten() {
-                    out.insert(format!("generated/src/{name}/{}", file.file_name().to_string_lossy()));
+                for file in fs::read_dir(entry.path())
+                    .map_err(|e| e.to_string())?
+                    .flatten()
+                {
+                    out.insert(format!(
+                        "generated/src/{name}/{}",
+                        file.file_name().to_string_lossy()
+                    ));
                 }
             }
         }
@@ -91,7 +107,10 @@ pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
     }
     if let Ok(dir) = fs::read_dir(root.join("generated/ir")) {
         for entry in dir.flatten() {
-            out.insert(format!("generated/ir/{}", entry.file_name().to_string_lossy()));
+            out.insert(format!(
+                "generated/ir/{}",
+                entry.file_name().to_string_lossy()
+            ));
         }
     }
     Ok(out)
@@ -117,7 +136,11 @@ impl Freshness {
     /// One line per problem, and the command that fixes them.
     pub fn report(&self) -> String {
         let mut out = String::new();
-        for (what, list) in [("stale", &self.stale), ("missing", &self.missing), ("orphaned", &self.orphaned)] {
+        for (what, list) in [
+            ("stale", &self.stale),
+            ("missing", &self.missing),
+            ("orphaned", &self.orphaned),
+        ] {
             for p in list {
                 out.push_str(&format!("{what:<9} {p}\n"));
             }

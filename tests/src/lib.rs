@@ -1,25 +1,36 @@
 //! Shared helpers of the integration tests, and the generated per-version harnesses
 //! (`tests/src/v*.rs`, written by `cargo xtask codegen`).
 
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{Serialize, de::DeserializeOwned};
 
 /// Decodes `value` as `T` and encodes it back.
-pub fn roundtrip<T: DeserializeOwned + Serialize>(value: serde_json::Value) -> Result<serde_json::Value, String> {
+pub fn roundtrip<T: DeserializeOwned + Serialize>(
+    value: serde_json::Value,
+) -> Result<serde_json::Value, String> {
     let typed: T = serde_json::from_value(value).map_err(|e| e.to_string())?;
     serde_json::to_value(&typed).map_err(|e| e.to_string())
 }
 
 /// The workspace root.
 pub fn root() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ is in the workspace").to_path_buf()
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is in the workspace")
+        .to_path_buf()
 }
 
-pub mod v2024_11_05;
-pub mod v2025_03_26;
-pub mod v2025_06_18;
-pub mod v2025_11_25;
-pub mod v2026_07_28;
+#[rustfmt::skip]
 pub mod draft;
+#[rustfmt::skip]
+pub mod v2024_11_05;
+#[rustfmt::skip]
+pub mod v2025_03_26;
+#[rustfmt::skip]
+pub mod v2025_06_18;
+#[rustfmt::skip]
+pub mod v2025_11_25;
+#[rustfmt::skip]
+pub mod v2026_07_28;
 
 /// The harness of each version: `(version, definitions, roundtrip)`.
 pub type Harness = (
@@ -30,10 +41,30 @@ pub type Harness = (
 
 /// Every version's harness.
 pub const VERSIONS: &[Harness] = &[
-    ("2024-11-05", v2024_11_05::DEFINITIONS, v2024_11_05::roundtrip),
-    ("2025-03-26", v2025_03_26::DEFINITIONS, v2025_03_26::roundtrip),
-    ("2025-06-18", v2025_06_18::DEFINITIONS, v2025_06_18::roundtrip),
-    ("2025-11-25", v2025_11_25::DEFINITIONS, v2025_11_25::roundtrip),
-    ("2026-07-28", v2026_07_28::DEFINITIONS, v2026_07_28::roundtrip),
+    (
+        "2024-11-05",
+        v2024_11_05::DEFINITIONS,
+        v2024_11_05::roundtrip,
+    ),
+    (
+        "2025-03-26",
+        v2025_03_26::DEFINITIONS,
+        v2025_03_26::roundtrip,
+    ),
+    (
+        "2025-06-18",
+        v2025_06_18::DEFINITIONS,
+        v2025_06_18::roundtrip,
+    ),
+    (
+        "2025-11-25",
+        v2025_11_25::DEFINITIONS,
+        v2025_11_25::roundtrip,
+    ),
+    (
+        "2026-07-28",
+        v2026_07_28::DEFINITIONS,
+        v2026_07_28::roundtrip,
+    ),
     ("draft", draft::DEFINITIONS, draft::roundtrip),
 ];

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use mcp_tests::{root, VERSIONS};
+use mcp_tests::{VERSIONS, root};
 use serde_json::Value;
 
 /// Examples that contradict their own schema: `(version, "Folder/file.json", reason)`.
@@ -28,25 +28,39 @@ fn official_examples_round_trip() {
     let mut expected = Vec::new();
     for (version, _, roundtrip) in VERSIONS {
         let dir = root().join("schema").join(version).join("examples");
-        let Ok(folders) = fs::read_dir(&dir) else { continue };
+        let Ok(folders) = fs::read_dir(&dir) else {
+            continue;
+        };
         let mut folders: Vec<_> = folders.flatten().map(|e| e.path()).collect();
         folders.sort();
         let (mut total, mut passed) = (0, 0);
         for folder in folders {
             let definition = folder.file_name().unwrap().to_string_lossy().to_string();
-            let mut files: Vec<_> = fs::read_dir(&folder).unwrap().flatten().map(|e| e.path()).collect();
+            let mut files: Vec<_> = fs::read_dir(&folder)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
             files.sort();
             for file in files {
-                let case = format!("{definition}/{}", file.file_name().unwrap().to_string_lossy());
-                let value: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+                let case = format!(
+                    "{definition}/{}",
+                    file.file_name().unwrap().to_string_lossy()
+                );
+                let value: Value =
+                    serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
                 total += 1;
                 let outcome = match roundtrip(&definition, value.clone()) {
                     None => Err(format!("no generated type for definition `{definition}`")),
                     Some(Err(e)) => Err(e),
                     Some(Ok(back)) if back == value => Ok(()),
-                    Some(Ok(back)) => Err(format!("changed on the round trip:\n  in:  {value}\n  out: {back}")),
+                    Some(Ok(back)) => Err(format!(
+                        "changed on the round trip:\n  in:  {value}\n  out: {back}"
+                    )),
                 };
-                let expected_failure = EXPECTED_FAILURES.iter().find(|(v, c, _)| v == version && *c == case);
+                let expected_failure = EXPECTED_FAILURES
+                    .iter()
+                    .find(|(v, c, _)| v == version && *c == case);
                 match (outcome, expected_failure) {
                     (Ok(()), None) => passed += 1,
                     (Err(e), Some(_)) => expected.push(format!("{version} {case}: {e}")),
@@ -58,12 +72,27 @@ fn official_examples_round_trip() {
             }
         }
         if total > 0 {
-            report.push(format!("{version}: {passed} of {total} examples round-trip"));
+            report.push(format!(
+                "{version}: {passed} of {total} examples round-trip"
+            ));
         }
     }
     println!("{}", report.join("\n"));
     println!("expected failures:\n{}", expected.join("\n"));
-    assert_eq!(expected.len(), EXPECTED_FAILURES.len(), "every listed failure must be seen");
-    assert_eq!(report.len(), 2, "examples are expected for 2026-07-28 and draft: {report:?}");
-    assert!(unexpected.is_empty(), "{} examples failed:\n{}", unexpected.len(), unexpected.join("\n"));
+    assert_eq!(
+        expected.len(),
+        EXPECTED_FAILURES.len(),
+        "every listed failure must be seen"
+    );
+    assert_eq!(
+        report.len(),
+        2,
+        "examples are expected for 2026-07-28 and draft: {report:?}"
+    );
+    assert!(
+        unexpected.is_empty(),
+        "{} examples failed:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
 }

@@ -17,7 +17,11 @@ pub struct UnknownValue {
 impl UnknownValue {
     /// Describes `value`, rejected by `type_name`, which accepts `expected`.
     pub fn new(type_name: &'static str, value: &str, expected: &'static str) -> Self {
-        UnknownValue { type_name, value: value.to_string(), expected }
+        UnknownValue {
+            type_name,
+            value: value.to_string(),
+            expected,
+        }
     }
 
     /// The rejected string.
@@ -28,7 +32,11 @@ impl UnknownValue {
 
 impl fmt::Display for UnknownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} value `{}`; expected one of {}", self.type_name, self.value, self.expected)
+        write!(
+            f,
+            "unknown {} value `{}`; expected one of {}",
+            self.type_name, self.value, self.expected
+        )
     }
 }
 

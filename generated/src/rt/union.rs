@@ -142,7 +142,11 @@ fn most_specific(candidates: &[(usize, &Arm)], v: &Value) -> Result<usize, Strin
         .collect();
     let winners: Vec<usize> = matching
         .iter()
-        .filter(|(_, m)| matching.iter().all(|(_, o)| is_subset(o.required, m.required)))
+        .filter(|(_, m)| {
+            matching
+                .iter()
+                .all(|(_, o)| is_subset(o.required, m.required))
+        })
         .map(|(i, _)| *i)
         .collect();
     if let [one] = winners.as_slice() {
@@ -171,23 +175,41 @@ fn most_specific(candidates: &[(usize, &Arm)], v: &Value) -> Result<usize, Strin
             _ => 0,
         };
         let rank = |i: usize| {
-            let arm = candidates.iter().find(|(j, _)| *j == i).map(|(_, a)| *a).expect("winner is a candidate");
+            let arm = candidates
+                .iter()
+                .find(|(j, _)| *j == i)
+                .map(|(_, a)| *a)
+                .expect("winner is a candidate");
             (std::cmp::Reverse(present(arm)), arm.known.len())
         };
-        let best = winners.iter().map(|&i| rank(i)).min().expect("winners is not empty");
-        let top: Vec<usize> = winners.iter().copied().filter(|&i| rank(i) == best).collect();
+        let best = winners
+            .iter()
+            .map(|&i| rank(i))
+            .min()
+            .expect("winners is not empty");
+        let top: Vec<usize> = winners
+            .iter()
+            .copied()
+            .filter(|&i| rank(i) == best)
+            .collect();
         if let [one] = top.as_slice() {
             return Ok(*one);
         }
     }
     let names: Vec<&str> = matching.iter().map(|(_, a)| a.name).collect();
-    Err(format!("ambiguous: the properties present fit {} equally well", names.join(" and ")))
+    Err(format!(
+        "ambiguous: the properties present fit {} equally well",
+        names.join(" and ")
+    ))
 }
 
 impl Union {
     /// Chooses the arm for `value`, by the rules in the [module docs](self).
     pub fn select(&self, value: &Value) -> Result<usize, SelectError> {
-        select(self.tag, self.arms, value).map_err(|reason| SelectError { union: self.name, reason })
+        select(self.tag, self.arms, value).map_err(|reason| SelectError {
+            union: self.name,
+            reason,
+        })
     }
 
     /// Decodes `value` as the payload of arm `index`, naming the arm in any error.
@@ -197,7 +219,10 @@ impl Union {
         value: Value,
     ) -> Result<T, E> {
         T::deserialize(value).map_err(|e| {
-            E::custom(format_args!("{} (as {}): {e}", self.name, self.arms[index].name))
+            E::custom(format_args!(
+                "{} (as {}): {e}",
+                self.name, self.arms[index].name
+            ))
         })
     }
 }
@@ -211,19 +236,29 @@ fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, Strin
         .collect();
     if candidates.is_empty() {
         let expected: Vec<&str> = arms.iter().map(|a| kind_word(a.json)).collect();
-        return Err(format!("expected {}, found {}", expected.join(" or "), kind_word(kind)));
+        return Err(format!(
+            "expected {}, found {}",
+            expected.join(" or "),
+            kind_word(kind)
+        ));
     }
     if let (Some(tag), Value::Object(map)) = (tag, value) {
         match map.get(tag) {
             Some(Value::String(t)) => {
-                let known: Vec<&str> = candidates.iter().flat_map(|(_, a)| a.tags.iter().copied()).collect();
+                let known: Vec<&str> = candidates
+                    .iter()
+                    .flat_map(|(_, a)| a.tags.iter().copied())
+                    .collect();
                 candidates.retain(|(_, a)| a.tags.contains(&t.as_str()));
                 if candidates.is_empty() {
                     return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
                 }
             }
             Some(other) => {
-                return Err(format!("`{tag}` must be a string, found {}", kind_word(kind_of(other))));
+                return Err(format!(
+                    "`{tag}` must be a string, found {}",
+                    kind_word(kind_of(other))
+                ));
             }
             None => {
                 candidates.retain(|(_, a)| a.tag_optional);
@@ -244,10 +279,16 @@ fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, Strin
             };
             let item_arms: Vec<(usize, &Arm)> = candidates
                 .iter()
-                .flat_map(|(i, a)| a.items.iter().filter(|it| fits(it.json, kind_of(first))).map(move |it| (*i, it)))
+                .flat_map(|(i, a)| {
+                    a.items
+                        .iter()
+                        .filter(|it| fits(it.json, kind_of(first)))
+                        .map(move |it| (*i, it))
+                })
                 .collect();
             if first.is_object() {
-                let pick = most_specific(&item_arms, first).map_err(|e| format!("first element: {e}"))?;
+                let pick =
+                    most_specific(&item_arms, first).map_err(|e| format!("first element: {e}"))?;
                 Ok(pick)
             } else {
                 Err("the first element does not tell the arms apart".to_string())
@@ -260,7 +301,11 @@ fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, Strin
                 }
             }
             let names: Vec<&str> = candidates.iter().map(|(_, a)| a.name).collect();
-            Err(format!("ambiguous: {} fits {}", kind_word(kind), names.join(" and ")))
+            Err(format!(
+                "ambiguous: {} fits {}",
+                kind_word(kind),
+                names.join(" and ")
+            ))
         }
     }
 }
