@@ -68,3 +68,8 @@ pub const VERSIONS: &[Harness] = &[
     ),
     ("draft", draft::DEFINITIONS, draft::roundtrip),
 ];
+
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

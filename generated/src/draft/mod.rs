@@ -3183,22 +3183,10 @@ impl ::std::convert::From<ElicitRequest> for InputRequest {
 
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct InputRequests {
-    /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, InputRequest>,
-}
+pub type InputRequests = ::std::collections::BTreeMap<
+    ::std::string::String,
+    InputRequest,
+>;
 
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
 /// before the request can be completed.
@@ -3380,22 +3368,10 @@ pub struct InputResponseRequestParams {
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`](InputRequests) map;
 /// values are the client's result for each request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct InputResponses {
-    /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
-    pub extra: ::std::collections::BTreeMap<::std::string::String, InputResponse>,
-}
+pub type InputResponses = ::std::collections::BTreeMap<
+    ::std::string::String,
+    InputResponse,
+>;
 
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
 #[derive(
@@ -3485,22 +3461,7 @@ pub struct InvalidRequestError {
 pub type JsonArray = ::std::vec::Vec<serde_json::Value>;
 
 #[doc(alias = "JSONObject")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct JsonObject {
-    /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
-}
+pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
@@ -4629,22 +4590,7 @@ pub struct LoggingMessageNotificationParams {
 /// **Name:**
 /// - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 /// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct MetaObject {
-    /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
-}
+pub type MetaObject = serde_json::Map<::std::string::String, serde_json::Value>;
 
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
