@@ -79,7 +79,7 @@ pub struct Input {
 }
 
 /// Figures about one generated version.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Stats {
     /// Protocol version.
     pub version: String,
@@ -89,6 +89,8 @@ pub struct Stats {
     pub items: usize,
     /// Lines of generated Rust.
     pub lines: usize,
+    /// Time taken to load, lower and emit this version.
+    pub elapsed: std::time::Duration,
 }
 
 /// What [`generate`] produces.
@@ -123,6 +125,7 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
     let mut stats = Vec::new();
     let mut models = Vec::new();
     for input in inputs {
+        let started = std::time::Instant::now();
         let model = model_of(input)?;
         let module = emit::module_name(&input.version);
         let mut lines = 0;
@@ -153,6 +156,7 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
                 .count(),
             items: model.types.len(),
             lines,
+            elapsed: started.elapsed(),
         });
         models.push(model);
     }

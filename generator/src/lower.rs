@@ -197,13 +197,17 @@ impl Lowerer<'_> {
         let types = types_of(self.doc, map, at)?;
         match types.as_slice() {
             [t] if t == "object" => {
-                let has_props =
-                    map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+                let has_props = map
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| !p.is_empty());
                 if has_props {
                     self.lower_object(map, name, at)
                 } else {
                     let values = self.additional(map, name, at)?.unwrap_or(TypeRef::Any);
-                    Ok(Kind::Alias { target: TypeRef::Map(Box::new(values)) })
+                    Ok(Kind::Alias {
+                        target: TypeRef::Map(Box::new(values)),
+                    })
                 }
             }
             [_] => {

@@ -169,22 +169,41 @@ pub fn check(root: &Path) -> Result<(Output, Freshness), String> {
 
 /// Writes a file by writing a temporary sibling and renaming it over the target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = write_temp(path, bytes)?;
+    fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
+}
+
+fn write_temp(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, String> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let tmp = path.with_extension("tmp~");
     fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
+    Ok(tmp)
 }
 
 /// Applies a check's findings: writes stale and missing files, removes orphans.
-/// Every file is generated in memory before anything is written, so a generator error
-/// leaves the tree untouched.
+/// Every file is generated in memory before anything is written, and every new file is
+/// written to a temporary sibling before any is renamed into place, so a generator error
+/// or a failed write leaves the tree as it was.
 pub fn apply(root: &Path, output: &Output, fresh: &Freshness) -> Result<(), String> {
+    let mut staged = Vec::new();
     for (path, contents) in &output.files {
         if fresh.stale.contains(path) || fresh.missing.contains(path) {
-            write_atomic(&root.join(path), contents.as_bytes())?;
+            let target = root.join(path);
+            match write_temp(&target, contents.as_bytes()) {
+                Ok(tmp) => staged.push((tmp, target)),
+                Err(e) => {
+                    for (tmp, _) in &staged {
+                        let _ = fs::remove_file(tmp);
+                    }
+                    return Err(e);
+                }
+            }
         }
+    }
+    for (tmp, target) in &staged {
+        fs::rename(tmp, target).map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
     }
     for p in &fresh.orphaned {
         fs::remove_file(root.join(p)).map_err(|e| format!("cannot remove orphaned {p}: {e}"))?;

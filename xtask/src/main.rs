@@ -89,8 +89,12 @@ fn codegen(root: &Path, check: bool) -> Result<ExitCode, String> {
     workspace::apply(root, &output, &fresh)?;
     for s in &output.stats {
         println!(
-            "{:<11} {:>4} definitions {:>4} items {:>6} lines",
-            s.version, s.definitions, s.items, s.lines
+            "{:<11} {:>4} definitions {:>4} items {:>6} lines {:>6.1} ms",
+            s.version,
+            s.definitions,
+            s.items,
+            s.lines,
+            s.elapsed.as_secs_f64() * 1000.0
         );
     }
     println!(

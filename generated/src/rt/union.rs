@@ -218,7 +218,7 @@ impl Union {
         index: usize,
         value: Value,
     ) -> Result<T, E> {
-        T::deserialize(value).map_err(|e| {
+        super::path::from_value(value).map_err(|e| {
             E::custom(format_args!(
                 "{} (as {}): {e}",
                 self.name, self.arms[index].name

@@ -1,0 +1,655 @@
+//! Decoding that reports where in the document an error is, as a JSON path
+//! (`params.content[0].text`).
+//!
+//! [`from_str`], [`from_slice`] and [`from_value`] decode any generated type like their
+//! `serde_json` namesakes; on error they return a [`DecodeError`] whose
+//! [`path`](DecodeError::path) names the offending field. The path is tracked by a thin
+//! wrapper around the deserializer that records the position of the innermost error.
+
+use std::cell::RefCell;
+use std::fmt;
+
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+
+/// A decoding error and the JSON path where it happened.
+#[derive(Debug)]
+pub struct DecodeError {
+    path: String,
+    inner: serde_json::Error,
+}
+
+impl DecodeError {
+    /// The JSON path of the offending value, e.g. `params.content[0].text`; empty for the
+    /// document itself.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The underlying `serde_json` error (with line and column when decoding text).
+    pub fn inner(&self) -> &serde_json::Error {
+        &self.inner
+    }
+
+    /// Whether the input was not JSON at all, or was cut short (as opposed to JSON that
+    /// does not fit the type).
+    pub fn is_syntax(&self) -> bool {
+        matches!(
+            self.inner.classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        )
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.inner)
+        } else {
+            write!(f, "at `{}`: {}", self.path, self.inner)
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.inner)
+    }
+}
+
+/// Decodes `T` from JSON text, reporting the path of any error.
+pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = decode(&mut de)?;
+    de.end().map_err(|inner| DecodeError {
+        path: String::new(),
+        inner,
+    })?;
+    Ok(value)
+}
+
+/// Decodes `T` from JSON bytes, reporting the path of any error.
+pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, DecodeError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = decode(&mut de)?;
+    de.end().map_err(|inner| DecodeError {
+        path: String::new(),
+        inner,
+    })?;
+    Ok(value)
+}
+
+/// Decodes `T` from a `serde_json::Value`, reporting the path of any error.
+pub fn from_value<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
+    decode(value)
+}
+
+fn decode<'de, T, D>(de: D) -> Result<T, DecodeError>
+where
+    T: Deserialize<'de>,
+    D: Deserializer<'de, Error = serde_json::Error>,
+{
+    let track = Track::default();
+    let root = Segment::Root;
+    let result = T::deserialize(Tracked {
+        de,
+        at: &root,
+        track: &track,
+    });
+    result.map_err(|inner| DecodeError {
+        path: track.path.into_inner().unwrap_or_default(),
+        inner,
+    })
+}
+
+/// Where the error was first seen (the innermost position).
+#[derive(Default)]
+struct Track {
+    path: RefCell<Option<String>>,
+}
+
+impl Track {
+    fn fail<E>(&self, at: &Segment<'_>, e: E) -> E {
+        let mut path = self.path.borrow_mut();
+        if path.is_none() {
+            *path = Some(at.render());
+        }
+        e
+    }
+}
+
+/// A position in the document, as a linked list from the innermost segment out.
+enum Segment<'a> {
+    Root,
+    Key(&'a Segment<'a>, String),
+    Index(&'a Segment<'a>, usize),
+}
+
+impl Segment<'_> {
+    fn render(&self) -> String {
+        let mut parts = Vec::new();
+        let mut cur = self;
+        loop {
+            match cur {
+                Segment::Root => break,
+                Segment::Key(parent, k) => {
+                    parts.push(k.clone());
+                    cur = parent;
+                }
+                Segment::Index(parent, i) => {
+                    parts.push(format!("[{i}]"));
+                    cur = parent;
+                }
+            }
+        }
+        let mut out = String::new();
+        for part in parts.iter().rev() {
+            if !part.starts_with('[') && !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(part);
+        }
+        out
+    }
+}
+
+struct Tracked<'a, D> {
+    de: D,
+    at: &'a Segment<'a>,
+    track: &'a Track,
+}
+
+struct TrackedVisitor<'a, V> {
+    visitor: V,
+    at: &'a Segment<'a>,
+    track: &'a Track,
+}
+
+macro_rules! forward_deserialize {
+    ($($method:ident),* $(,)?) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                let (at, track) = (self.at, self.track);
+                self.de
+                    .$method(TrackedVisitor { visitor, at, track })
+                    .map_err(|e| track.fail(at, e))
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Tracked<'_, D> {
+    type Error = D::Error;
+
+    forward_deserialize!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_i128,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_u128,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let (at, track) = (self.at, self.track);
+        self.de
+            .deserialize_unit_struct(name, TrackedVisitor { visitor, at, track })
+            .map_err(|e| track.fail(at, e))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let (at, track) = (self.at, self.track);
+        self.de
+            .deserialize_newtype_struct(name, TrackedVisitor { visitor, at, track })
+            .map_err(|e| track.fail(at, e))
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let (at, track) = (self.at, self.track);
+        self.de
+            .deserialize_tuple(len, TrackedVisitor { visitor, at, track })
+            .map_err(|e| track.fail(at, e))
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let (at, track) = (self.at, self.track);
+        self.de
+            .deserialize_tuple_struct(name, len, TrackedVisitor { visitor, at, track })
+            .map_err(|e| track.fail(at, e))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        let (at, track) = (self.at, self.track);
+        self.de
+            .deserialize_struct(name, fields, TrackedVisitor { visitor, at, track })
+            .map_err(|e| track.fail(at, e))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        // Enums in generated code are unit-only string enums; their errors are at `at`.
+        let (at, track) = (self.at, self.track);
+        self.de
+            .deserialize_enum(name, variants, visitor)
+            .map_err(|e| track.fail(at, e))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+macro_rules! forward_visit {
+    ($($method:ident: $ty:ty),* $(,)?) => {
+        $(
+            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.visitor.$method(v)
+            }
+        )*
+    };
+}
+
+impl<'de, 'a, V: Visitor<'de>> Visitor<'de> for TrackedVisitor<'a, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    forward_visit!(
+        visit_bool: bool,
+        visit_i8: i8,
+        visit_i16: i16,
+        visit_i32: i32,
+        visit_i64: i64,
+        visit_i128: i128,
+        visit_u8: u8,
+        visit_u16: u16,
+        visit_u32: u32,
+        visit_u64: u64,
+        visit_u128: u128,
+        visit_f32: f32,
+        visit_f64: f64,
+        visit_char: char,
+        visit_str: &str,
+        visit_borrowed_str: &'de str,
+        visit_string: String,
+        visit_bytes: &[u8],
+        visit_borrowed_bytes: &'de [u8],
+        visit_byte_buf: Vec<u8>,
+    );
+
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_none()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_unit()
+    }
+
+    fn visit_some<D2: Deserializer<'de>>(self, de: D2) -> Result<V::Value, D2::Error> {
+        self.visitor.visit_some(Tracked {
+            de,
+            at: self.at,
+            track: self.track,
+        })
+    }
+
+    fn visit_newtype_struct<D2: Deserializer<'de>>(self, de: D2) -> Result<V::Value, D2::Error> {
+        self.visitor.visit_newtype_struct(Tracked {
+            de,
+            at: self.at,
+            track: self.track,
+        })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_seq(TrackedSeq {
+            seq,
+            at: self.at,
+            track: self.track,
+            index: 0,
+        })
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(TrackedMap {
+            map,
+            at: self.at,
+            track: self.track,
+            key: None,
+        })
+    }
+}
+
+struct TrackedSeq<'a, A> {
+    seq: A,
+    at: &'a Segment<'a>,
+    track: &'a Track,
+    index: usize,
+}
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for TrackedSeq<'_, A> {
+    type Error = A::Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, A::Error> {
+        let at = Segment::Index(self.at, self.index);
+        self.index += 1;
+        let track = self.track;
+        self.seq
+            .next_element_seed(TrackedSeed {
+                seed,
+                at: &at,
+                track,
+            })
+            .map_err(|e| track.fail(&at, e))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.seq.size_hint()
+    }
+}
+
+struct TrackedMap<'a, A> {
+    map: A,
+    at: &'a Segment<'a>,
+    track: &'a Track,
+    key: Option<String>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for TrackedMap<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let track = self.track;
+        let at = self.at;
+        let mut key = None;
+        let result = self
+            .map
+            .next_key_seed(CaptureKey {
+                seed,
+                key: &mut key,
+            })
+            .map_err(|e| track.fail(at, e));
+        self.key = key;
+        result
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        let at = Segment::Key(self.at, self.key.take().unwrap_or_else(|| "?".to_string()));
+        let track = self.track;
+        self.map
+            .next_value_seed(TrackedSeed {
+                seed,
+                at: &at,
+                track,
+            })
+            .map_err(|e| track.fail(&at, e))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+struct TrackedSeed<'a, S> {
+    seed: S,
+    at: &'a Segment<'a>,
+    track: &'a Track,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for TrackedSeed<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(Tracked {
+            de,
+            at: self.at,
+            track: self.track,
+        })
+    }
+}
+
+/// Deserializes a map key while remembering it as a string.
+struct CaptureKey<'k, S> {
+    seed: S,
+    key: &'k mut Option<String>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for CaptureKey<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(KeyDeserializer { de, key: self.key })
+    }
+}
+
+struct KeyDeserializer<'k, D> {
+    de: D,
+    key: &'k mut Option<String>,
+}
+
+macro_rules! forward_key {
+    ($($method:ident),* $(,)?) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.de.$method(KeyVisitor { visitor, key: self.key })
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, D> {
+    type Error = D::Error;
+
+    forward_key!(
+        deserialize_any,
+        deserialize_bool,
+        deserialize_i8,
+        deserialize_i16,
+        deserialize_i32,
+        deserialize_i64,
+        deserialize_u8,
+        deserialize_u16,
+        deserialize_u32,
+        deserialize_u64,
+        deserialize_f32,
+        deserialize_f64,
+        deserialize_char,
+        deserialize_str,
+        deserialize_string,
+        deserialize_bytes,
+        deserialize_byte_buf,
+        deserialize_option,
+        deserialize_unit,
+        deserialize_seq,
+        deserialize_map,
+        deserialize_identifier,
+        deserialize_ignored_any,
+    );
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_unit_struct(
+            name,
+            KeyVisitor {
+                visitor,
+                key: self.key,
+            },
+        )
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_newtype_struct(
+            name,
+            KeyVisitor {
+                visitor,
+                key: self.key,
+            },
+        )
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_tuple(
+            len,
+            KeyVisitor {
+                visitor,
+                key: self.key,
+            },
+        )
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_tuple_struct(
+            name,
+            len,
+            KeyVisitor {
+                visitor,
+                key: self.key,
+            },
+        )
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_struct(
+            name,
+            fields,
+            KeyVisitor {
+                visitor,
+                key: self.key,
+            },
+        )
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_enum(name, variants, visitor)
+    }
+}
+
+struct KeyVisitor<'k, V> {
+    visitor: V,
+    key: &'k mut Option<String>,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
+        *self.key = Some(v.to_string());
+        self.visitor.visit_str(v)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
+        *self.key = Some(v.to_string());
+        self.visitor.visit_borrowed_str(v)
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
+        *self.key = Some(v.clone());
+        self.visitor.visit_string(v)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<V::Value, E> {
+        *self.key = Some(v.to_string());
+        self.visitor.visit_u64(v)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<V::Value, E> {
+        *self.key = Some(v.to_string());
+        self.visitor.visit_i64(v)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<V::Value, E> {
+        self.visitor.visit_bool(v)
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
+        *self.key = Some(String::from_utf8_lossy(v).into_owned());
+        self.visitor.visit_bytes(v)
+    }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
+        *self.key = Some(String::from_utf8_lossy(v).into_owned());
+        self.visitor.visit_borrowed_bytes(v)
+    }
+}
