@@ -55,6 +55,7 @@ pub fn render(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> Vec<Strin
 const OPEN: char = '\u{E000}';
 const MID: char = '\u{E001}';
 const CLOSE: char = '\u{E002}';
+const CLOSE_SHORT: char = '\u{E003}';
 
 fn rewrite_links(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> String {
     let mut out = String::new();
@@ -149,6 +150,10 @@ fn link(inner: &str, resolve: &dyn Fn(&str) -> Option<String>) -> String {
     } else {
         format!("`{label}`")
     };
+    if text == format!("`{path}`") {
+        // rustdoc resolves `[`X`]` itself; an explicit target would be redundant.
+        return format!("{OPEN}{text}{CLOSE_SHORT}");
+    }
     format!("{OPEN}{text}{MID}{path}{CLOSE}")
 }
 
@@ -182,6 +187,7 @@ fn escape_line(line: &str) -> String {
     out.replace(OPEN, "[")
         .replace(MID, "](")
         .replace(CLOSE, ")")
+        .replace(CLOSE_SHORT, "]")
 }
 
 fn escape_text(text: &str) -> String {
@@ -271,7 +277,7 @@ mod tests {
     fn links() {
         assert_eq!(
             render("See {@link Tool}.", &resolve),
-            ["See [`Tool`](Tool)."]
+            ["See [`Tool`]."]
         );
         assert_eq!(
             render("A {@link CallToolRequesttools/call} request", &resolve),

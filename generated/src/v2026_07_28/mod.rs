@@ -105,7 +105,7 @@ pub struct BaseMetadata {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -3059,7 +3059,7 @@ pub struct Implementation {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -3366,7 +3366,7 @@ pub struct InputResponseRequestParams {
 }
 
 /// A map of client responses to server-initiated requests.
-/// Keys correspond to the keys in the [`InputRequests`](InputRequests) map;
+/// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
 pub type InputResponses = ::std::collections::BTreeMap<
     ::std::string::String,
@@ -3772,7 +3772,7 @@ pub struct JsonRpcResultResponse {
 #[doc(alias = "JSONValue")]
 pub type JsonValue = serde_json::Value;
 
-/// Use [`TitledSingleSelectEnumSchema`](TitledSingleSelectEnumSchema) instead.
+/// Use [`TitledSingleSelectEnumSchema`] instead.
 /// This interface will be removed in a future version.
 #[derive(
     Debug,
@@ -4286,7 +4286,7 @@ pub struct ListRootsRequestParams {
 }
 
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
-/// This result contains an array of [`Root`](Root) objects, each representing a root directory
+/// This result contains an array of [`Root`] objects, each representing a root directory
 /// or file that the server can operate on.
 #[derive(
     Debug,
@@ -4596,7 +4596,7 @@ pub type MetaObject = serde_json::Map<::std::string::String, serde_json::Value>;
 ///
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 ///
-/// A request that requires a client capability the client did not declare is signalled instead by [`MissingRequiredClientCapabilityError`](MissingRequiredClientCapabilityError) (`-32021`).
+/// A request that requires a client capability the client did not declare is signalled instead by [`MissingRequiredClientCapabilityError`] (`-32021`).
 #[derive(
     Debug,
     Clone,
@@ -4915,7 +4915,7 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-/// Extends [`MetaObject`](MetaObject) with additional notification-specific fields. All key naming rules from `MetaObject` apply.
+/// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(
     Debug,
     Clone,
@@ -5554,7 +5554,7 @@ pub struct Prompt {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -5588,7 +5588,7 @@ pub struct PromptArgument {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -5622,7 +5622,7 @@ pub struct PromptListChangedNotification {
 
 /// Describes a message returned as part of a prompt.
 ///
-/// This is similar to [`SamplingMessage`](SamplingMessage), but also supports the embedding of
+/// This is similar to [`SamplingMessage`], but also supports the embedding of
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -5652,7 +5652,7 @@ pub struct PromptReference {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -6095,7 +6095,7 @@ impl ::std::convert::From<i64> for RequestId {
     }
 }
 
-/// Extends [`MetaObject`](MetaObject) with additional request-specific fields. All key naming rules from `MetaObject` apply.
+/// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(
     Debug,
     Clone,
@@ -6119,7 +6119,7 @@ pub struct RequestMetaObject {
     /// include this field on every request unless specifically configured not
     /// to do so.
     ///
-    /// The [`Implementation`](Implementation) schema requires `name` and `version`; other
+    /// The [`Implementation`] schema requires `name` and `version`; other
     /// fields are optional.
     ///
     /// The value is self-reported by the client and is not verified by the
@@ -6148,7 +6148,7 @@ pub struct RequestMetaObject {
     /// For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
     /// header; otherwise the server MUST return a `400 Bad Request`. If the
     /// server does not support the requested version, it MUST return an
-    /// [`UnsupportedProtocolVersionError`](UnsupportedProtocolVersionError).
+    /// [`UnsupportedProtocolVersionError`].
     #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
     pub io_modelcontextprotocol_protocol_version: ::std::string::String,
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [`notifications/progress`](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6238,7 +6238,7 @@ pub struct Resource {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -6340,7 +6340,7 @@ pub struct ResourceLink {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -6447,7 +6447,7 @@ pub struct ResourceTemplate {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -6528,7 +6528,7 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-/// Extends [`MetaObject`](MetaObject) with additional result-specific fields. All key naming rules from `MetaObject` apply.
+/// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
 #[derive(
     Debug,
     Clone,
@@ -6545,7 +6545,7 @@ pub struct ResultMetaObject {
     /// include this field on every response unless specifically configured not
     /// to do so.
     ///
-    /// The [`Implementation`](Implementation) schema requires `name` and `version`; other
+    /// The [`Implementation`] schema requires `name` and `version`; other
     /// fields are optional.
     ///
     /// The value is self-reported by the server and is not verified by the
@@ -6601,7 +6601,7 @@ pub struct ResultObject {
 /// determine how to parse the response.
 ///
 /// complete - the request completed successfully and the result contains the final content.
-/// input_required - the request requires additional input and the result contains an [`InputRequiredResult`](InputRequiredResult) object with instructions for the client to provide additional input before retrying the original request.
+/// input_required - the request requires additional input and the result contains an [`InputRequiredResult`] object with instructions for the client to provide additional input before retrying the original request.
 pub type ResultType = ::std::string::String;
 
 /// The sender or recipient of messages and data in a conversation.
@@ -8165,8 +8165,8 @@ pub struct SubscriptionsListenResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-/// Extends [`ResultMetaObject`](ResultMetaObject) with the subscription-stream identifier carried by a
-/// [`SubscriptionsListenResult`](SubscriptionsListenResult). All key naming rules from `MetaObject` apply.
+/// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
+/// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultMetaObject {
@@ -8174,7 +8174,7 @@ pub struct SubscriptionsListenResultMetaObject {
     /// include this field on every response unless specifically configured not
     /// to do so.
     ///
-    /// The [`Implementation`](Implementation) schema requires `name` and `version`; other
+    /// The [`Implementation`] schema requires `name` and `version`; other
     /// fields are optional.
     ///
     /// The value is self-reported by the server and is not verified by the
@@ -8477,7 +8477,7 @@ pub struct Tool {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
-    /// the structuredContent field of a [`CallToolResult`](CallToolResult). This can be any valid JSON Schema 2020-12.
+    /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     #[serde(
@@ -8489,7 +8489,7 @@ pub struct Tool {
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
     ///
-    /// If not provided, the name should be used for display (except for [`Tool`](Tool),
+    /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -8499,7 +8499,7 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-/// Additional properties describing a [`Tool`](Tool) to clients.
+/// Additional properties describing a [`Tool`] to clients.
 ///
 /// NOTE: all properties in `ToolAnnotations` are **hints**.
 /// They are not guaranteed to provide a faithful description of
@@ -8720,7 +8720,7 @@ pub struct ToolListChangedNotification {
 }
 
 /// An optional JSON Schema object defining the structure of the tool's output returned in
-/// the structuredContent field of a [`CallToolResult`](CallToolResult). This can be any valid JSON Schema 2020-12.
+/// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
 ///
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
@@ -8796,7 +8796,7 @@ pub struct ToolResultContent {
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// The ID of the tool use this result corresponds to.
     ///
-    /// This MUST match the ID from a previous [`ToolUseContent`](ToolUseContent).
+    /// This MUST match the ID from a previous [`ToolUseContent`].
     #[serde(rename = "toolUseId")]
     pub tool_use_id: ::std::string::String,
     pub r#type: consts::ToolResult,

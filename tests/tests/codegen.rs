@@ -1,0 +1,130 @@
+//! The generated tree as a whole: fresh, deterministic, headed, one item per definition.
+
+use std::collections::BTreeMap;
+use std::fs;
+
+use mcp_codegen::workspace;
+use mcp_tests::{VERSIONS, root};
+use serde_json::Value;
+
+/// `cargo test` alone catches a stale tree: the same check as `cargo xtask codegen --check`.
+#[test]
+fn generated_files_are_fresh() {
+    let (_, fresh) = workspace::check(&root()).expect("codegen runs");
+    assert!(fresh.is_fresh(), "\n{}", fresh.report());
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    let inputs = workspace::inputs(&root()).unwrap();
+    let a = mcp_codegen::generate(&inputs).unwrap();
+    let b = mcp_codegen::generate(&inputs).unwrap();
+    assert_eq!(a.files, b.files);
+}
+
+#[test]
+fn every_generated_file_has_the_header() {
+    let inputs = workspace::inputs(&root()).unwrap();
+    let output = mcp_codegen::generate(&inputs).unwrap();
+    for (path, contents) in &output.files {
+        let version = inputs
+            .iter()
+            .find(|i| {
+                let module = mcp_codegen::emit::module_name(&i.version);
+                path.contains(&format!("/{module}/"))
+                    || path.ends_with(&format!("/{module}.rs"))
+                    || path.ends_with(&format!("/{}.json", i.version))
+            })
+            .unwrap_or_else(|| panic!("{path} belongs to no version"));
+        let sha = mcp_codegen::sha256_hex(version.text.as_bytes());
+        let head: String = contents.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert!(head.contains("@generated"), "{path} lacks @generated: {head}");
+        assert!(head.contains("cargo xtask codegen"), "{path} does not name the command");
+        assert!(head.contains(&sha), "{path} does not name the schema sha256 {sha}");
+    }
+}
+
+/// Every schema definition becomes exactly one public Rust item of the version module,
+/// and the counts match the schema read independently of the generator.
+#[test]
+fn one_public_item_per_definition() {
+    let mut report = Vec::new();
+    for (version, definitions, _) in VERSIONS {
+        let schema: Value = serde_json::from_str(
+            &fs::read_to_string(root().join(format!("schema/{version}/schema.json"))).unwrap(),
+        )
+        .unwrap();
+        let defs = schema
+            .get("$defs")
+            .or_else(|| schema.get("definitions"))
+            .and_then(Value::as_object)
+            .unwrap();
+        assert_eq!(definitions.len(), defs.len(), "{version}: definitions in the harness");
+        for name in defs.keys() {
+            assert!(
+                definitions.iter().any(|(d, _)| d == name),
+                "{version}: definition {name} has no Rust item"
+            );
+        }
+        let module = mcp_codegen::emit::module_name(version);
+        let source =
+            fs::read_to_string(root().join(format!("generated/src/{module}/mod.rs"))).unwrap();
+        let mut items: BTreeMap<&str, usize> = BTreeMap::new();
+        for line in source.lines() {
+            for prefix in ["pub struct ", "pub enum ", "pub type "] {
+                if let Some(rest) = line.strip_prefix(prefix) {
+                    let name = rest
+                        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                        .next()
+                        .unwrap();
+                    *items.entry(name).or_default() += 1;
+                }
+            }
+        }
+        for (schema_name, rust) in *definitions {
+            assert_eq!(
+                items.get(rust),
+                Some(&1),
+                "{version}: definition {schema_name} must be exactly one public item `{rust}`"
+            );
+        }
+        report.push(format!("{version}: {} definitions, {} public items", defs.len(), items.len()));
+    }
+    println!("{}", report.join("\n"));
+}
+
+/// Anonymous objects are named by their path, so the same object gets the same name in
+/// every version, whether upstream inlined it or made it a definition.
+#[test]
+fn path_derived_names_are_stable_across_versions() {
+    let inputs = workspace::inputs(&root()).unwrap();
+    let output = mcp_codegen::generate(&inputs).unwrap();
+    for name in [
+        // Inline before 2025-11-25, definitions from then on.
+        "CallToolRequestParams",
+        "ReadResourceRequestParams",
+        "CreateMessageRequestParams",
+        "GetPromptRequestParams",
+        "CompleteRequestParams",
+        "ProgressNotificationParams",
+        // Inline in every version.
+        "ServerCapabilitiesTools",
+        "ServerCapabilitiesPrompts",
+    ] {
+        for model in &output.models {
+            assert!(model.get(name).is_some(), "{}: no type named {name}", model.version);
+        }
+    }
+}
+
+/// The model written to `generated/ir/` is sorted, so reviewers see stable diffs.
+#[test]
+fn model_is_sorted() {
+    let inputs = workspace::inputs(&root()).unwrap();
+    for model in mcp_codegen::generate(&inputs).unwrap().models {
+        let names: Vec<&str> = model.types.iter().map(|t| t.name.as_str()).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted, "{}", model.version);
+    }
+}
