@@ -316,11 +316,14 @@ impl Emitter {
                 pub extra: #ty,
             }
         });
+        // `additionalProperties: false`: a property the schema does not name is an error.
+        let closed = additional.is_none().then(|| quote!(#[serde(deny_unknown_fields)]));
         let doc = doc_attrs(&doc);
         quote! {
             #doc
             #alias
             #derives
+            #closed
             pub struct #name {
                 #( #fields )*
                 #extra

@@ -64,6 +64,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
     for (name, schema) in &doc.defs {
         lw.lower_def(name, schema)?;
     }
+    lw.check_alias_cycles()?;
     lw.finish_unions()?;
     lw.derive_flags();
     Ok(Model {
@@ -669,6 +670,27 @@ impl Lowerer<'_> {
             variants,
             tag: None,
         })
+    }
+
+    /// Fails on a definition that is only an alias of itself through a chain of `$ref`s.
+    fn check_alias_cycles(&self) -> Result<(), Error> {
+        for t in self.types.values() {
+            let mut seen = BTreeSet::new();
+            let mut cur = &t.name;
+            while let Some(Kind::Alias { target: TypeRef::Named(next) }) =
+                self.types.get(cur).map(|t| &t.kind)
+            {
+                if !seen.insert(cur.clone()) {
+                    let at = match &t.origin {
+                        Origin::Definition(d) => self.doc.def_pointer(d),
+                        Origin::Inline(p) => p.clone(),
+                    };
+                    return Err(self.err(&at, format!("`$ref` cycle: `{}` refers to itself", t.name)));
+                }
+                cur = next;
+            }
+        }
+        Ok(())
     }
 
     /// Follows aliases to the type a reference finally denotes.

@@ -1,0 +1,55 @@
+//! Snapshots of the generator on small fixture schemas, one construct each: the model
+//! and the emitted Rust for `fixtures/ok/*.json`, the error for `fixtures/err/*.json`.
+//! Review changes with `cargo insta review`.
+
+use std::fs;
+use std::path::Path;
+
+use mcp_codegen::{Input, emit, generate};
+
+fn fixtures(kind: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(kind);
+    let mut out: Vec<(String, String)> = fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            let name = e.path().file_stem().unwrap().to_string_lossy().to_string();
+            (name, fs::read_to_string(e.path()).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn input(name: &str, text: &str) -> Input {
+    Input { version: "fixture".into(), path: format!("fixtures/{name}.json"), text: text.into() }
+}
+
+#[test]
+fn fixture_models_and_rust() {
+    let all = fixtures("ok");
+    assert!(all.len() >= 7, "fixtures are missing");
+    for (name, text) in all {
+        let output = generate(&[input(&name, &text)]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let model = &output.models[0];
+        insta::assert_json_snapshot!(format!("{name}.model"), model);
+        let rust = emit::emit(model, &format!("fixtures/{name}.json")).unwrap();
+        let joined: String =
+            rust.iter().map(|(file, text)| format!("// ---- {file} ----\n{text}")).collect();
+        insta::assert_snapshot!(format!("{name}.rust"), joined);
+    }
+}
+
+#[test]
+fn fixture_errors_name_file_and_pointer() {
+    let all = fixtures("err");
+    assert!(all.len() >= 9, "fixtures are missing");
+    for (name, text) in all {
+        let err = match generate(&[input(&name, &text)]) {
+            Ok(_) => panic!("{name} should fail"),
+            Err(e) => e,
+        };
+        assert_eq!(err.file.as_deref(), Some(format!("fixtures/{name}.json").as_str()));
+        insta::assert_snapshot!(format!("{name}.error"), err.to_string());
+    }
+}
