@@ -275,10 +275,7 @@ mod tests {
 
     #[test]
     fn links() {
-        assert_eq!(
-            render("See {@link Tool}.", &resolve),
-            ["See [`Tool`]."]
-        );
+        assert_eq!(render("See {@link Tool}.", &resolve), ["See [`Tool`]."]);
         assert_eq!(
             render("A {@link CallToolRequesttools/call} request", &resolve),
             ["A [`tools/call`](CallToolRequest) request"]

@@ -317,7 +317,9 @@ impl Emitter {
             }
         });
         // `additionalProperties: false`: a property the schema does not name is an error.
-        let closed = additional.is_none().then(|| quote!(#[serde(deny_unknown_fields)]));
+        let closed = additional
+            .is_none()
+            .then(|| quote!(#[serde(deny_unknown_fields)]));
         let doc = doc_attrs(&doc);
         quote! {
             #doc

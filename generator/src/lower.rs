@@ -677,15 +677,18 @@ impl Lowerer<'_> {
         for t in self.types.values() {
             let mut seen = BTreeSet::new();
             let mut cur = &t.name;
-            while let Some(Kind::Alias { target: TypeRef::Named(next) }) =
-                self.types.get(cur).map(|t| &t.kind)
+            while let Some(Kind::Alias {
+                target: TypeRef::Named(next),
+            }) = self.types.get(cur).map(|t| &t.kind)
             {
                 if !seen.insert(cur.clone()) {
                     let at = match &t.origin {
                         Origin::Definition(d) => self.doc.def_pointer(d),
                         Origin::Inline(p) => p.clone(),
                     };
-                    return Err(self.err(&at, format!("`$ref` cycle: `{}` refers to itself", t.name)));
+                    return Err(
+                        self.err(&at, format!("`$ref` cycle: `{}` refers to itself", t.name))
+                    );
                 }
                 cur = next;
             }

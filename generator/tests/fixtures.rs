@@ -8,7 +8,9 @@ use std::path::Path;
 use mcp_codegen::{Input, emit, generate};
 
 fn fixtures(kind: &str) -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(kind);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(kind);
     let mut out: Vec<(String, String)> = fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -22,7 +24,11 @@ fn fixtures(kind: &str) -> Vec<(String, String)> {
 }
 
 fn input(name: &str, text: &str) -> Input {
-    Input { version: "fixture".into(), path: format!("fixtures/{name}.json"), text: text.into() }
+    Input {
+        version: "fixture".into(),
+        path: format!("fixtures/{name}.json"),
+        text: text.into(),
+    }
 }
 
 #[test]
@@ -34,8 +40,10 @@ fn fixture_models_and_rust() {
         let model = &output.models[0];
         insta::assert_json_snapshot!(format!("{name}.model"), model);
         let rust = emit::emit(model, &format!("fixtures/{name}.json")).unwrap();
-        let joined: String =
-            rust.iter().map(|(file, text)| format!("// ---- {file} ----\n{text}")).collect();
+        let joined: String = rust
+            .iter()
+            .map(|(file, text)| format!("// ---- {file} ----\n{text}"))
+            .collect();
         insta::assert_snapshot!(format!("{name}.rust"), joined);
     }
 }
@@ -49,7 +57,10 @@ fn fixture_errors_name_file_and_pointer() {
             Ok(_) => panic!("{name} should fail"),
             Err(e) => e,
         };
-        assert_eq!(err.file.as_deref(), Some(format!("fixtures/{name}.json").as_str()));
+        assert_eq!(
+            err.file.as_deref(),
+            Some(format!("fixtures/{name}.json").as_str())
+        );
         insta::assert_snapshot!(format!("{name}.error"), err.to_string());
     }
 }

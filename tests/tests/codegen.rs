@@ -38,9 +38,18 @@ fn every_generated_file_has_the_header() {
             .unwrap_or_else(|| panic!("{path} belongs to no version"));
         let sha = mcp_codegen::sha256_hex(version.text.as_bytes());
         let head: String = contents.lines().take(3).collect::<Vec<_>>().join("\n");
-        assert!(head.contains("@generated"), "{path} lacks @generated: {head}");
-        assert!(head.contains("cargo xtask codegen"), "{path} does not name the command");
-        assert!(head.contains(&sha), "{path} does not name the schema sha256 {sha}");
+        assert!(
+            head.contains("@generated"),
+            "{path} lacks @generated: {head}"
+        );
+        assert!(
+            head.contains("cargo xtask codegen"),
+            "{path} does not name the command"
+        );
+        assert!(
+            head.contains(&sha),
+            "{path} does not name the schema sha256 {sha}"
+        );
     }
 }
 
@@ -59,7 +68,11 @@ fn one_public_item_per_definition() {
             .or_else(|| schema.get("definitions"))
             .and_then(Value::as_object)
             .unwrap();
-        assert_eq!(definitions.len(), defs.len(), "{version}: definitions in the harness");
+        assert_eq!(
+            definitions.len(),
+            defs.len(),
+            "{version}: definitions in the harness"
+        );
         for name in defs.keys() {
             assert!(
                 definitions.iter().any(|(d, _)| d == name),
@@ -88,7 +101,11 @@ fn one_public_item_per_definition() {
                 "{version}: definition {schema_name} must be exactly one public item `{rust}`"
             );
         }
-        report.push(format!("{version}: {} definitions, {} public items", defs.len(), items.len()));
+        report.push(format!(
+            "{version}: {} definitions, {} public items",
+            defs.len(),
+            items.len()
+        ));
     }
     println!("{}", report.join("\n"));
 }
@@ -112,7 +129,11 @@ fn path_derived_names_are_stable_across_versions() {
         "ServerCapabilitiesPrompts",
     ] {
         for model in &output.models {
-            assert!(model.get(name).is_some(), "{}: no type named {name}", model.version);
+            assert!(
+                model.get(name).is_some(),
+                "{}: no type named {name}",
+                model.version
+            );
         }
     }
 }

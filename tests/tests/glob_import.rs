@@ -59,7 +59,10 @@ mod all_at_once {
 #[test]
 fn glob_imports_leave_std_names_alone() {
     assert!(v2024::f().unwrap().unwrap().contains("JsonRpcNotification"));
-    assert_eq!(v2025_03::f().unwrap().unwrap(), "ResultObject { meta: None, extra: {} }");
+    assert_eq!(
+        v2025_03::f().unwrap().unwrap(),
+        "ResultObject { meta: None, extra: {} }"
+    );
     assert_eq!(v2025_06::f().unwrap().unwrap(), "m");
     assert_eq!(v2025_11::f().unwrap().unwrap(), "m");
     assert_eq!(v2026::f().unwrap().unwrap(), "[1,null]");
