@@ -252,7 +252,8 @@ mod untagged_unions {
     #[test]
     fn every_primitive_schema_definition_arm() {
         use m::PrimitiveSchemaDefinition as P;
-        let cases: Vec<(Value, fn(&P) -> bool)> = vec![
+        type Case = (Value, fn(&P) -> bool);
+        let cases: Vec<Case> = vec![
             (json!({"type": "string"}), |p| {
                 matches!(p, P::StringSchema(_))
             }),
