@@ -411,9 +411,9 @@ impl Emitter {
         let vnames: Vec<Ident> = variants.iter().map(|v| ident(&v.name)).collect();
         let vtypes: Vec<TokenStream> = variants.iter().map(|v| self.ty(&v.ty)).collect();
         let vdocs = variants.iter().map(|v| match &v.ty {
-            TypeRef::Named(n) => format!(" A [`{n}`]."),
+            TypeRef::Named(n) => format!(" The [`{n}`] arm."),
             other => format!(
-                " {}",
+                " The arm for {}.",
                 kind_word(other.json_kind().unwrap_or(JsonKind::Object))
             ),
         });

@@ -420,9 +420,9 @@ pub struct CallToolResultResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CallToolResultResponseResult {
-    /// A [`InputRequiredResult`].
+    /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
-    /// A [`CallToolResult`].
+    /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
 }
 
@@ -666,25 +666,25 @@ pub struct ClientNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
-    /// A [`DiscoverRequest`].
+    /// The [`DiscoverRequest`] arm.
     DiscoverRequest(DiscoverRequest),
-    /// A [`ListResourcesRequest`].
+    /// The [`ListResourcesRequest`] arm.
     ListResourcesRequest(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
+    /// The [`ListResourceTemplatesRequest`] arm.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
+    /// The [`ReadResourceRequest`] arm.
     ReadResourceRequest(ReadResourceRequest),
-    /// A [`SubscriptionsListenRequest`].
+    /// The [`SubscriptionsListenRequest`] arm.
     SubscriptionsListenRequest(SubscriptionsListenRequest),
-    /// A [`ListPromptsRequest`].
+    /// The [`ListPromptsRequest`] arm.
     ListPromptsRequest(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
+    /// The [`GetPromptRequest`] arm.
     GetPromptRequest(GetPromptRequest),
-    /// A [`ListToolsRequest`].
+    /// The [`ListToolsRequest`] arm.
     ListToolsRequest(ListToolsRequest),
-    /// A [`CallToolRequest`].
+    /// The [`CallToolRequest`] arm.
     CallToolRequest(CallToolRequest),
-    /// A [`CompleteRequest`].
+    /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
 }
 
@@ -1058,9 +1058,9 @@ pub struct CompleteRequestParamsContext {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
-    /// A [`PromptReference`].
+    /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
-    /// A [`ResourceTemplateReference`].
+    /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
 }
 
@@ -1217,15 +1217,15 @@ pub struct CompleteResultResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ContentBlock {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ResourceLink`].
+    /// The [`ResourceLink`] arm.
     ResourceLink(ResourceLink),
-    /// A [`EmbeddedResource`].
+    /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
 }
 
@@ -1560,17 +1560,17 @@ pub struct CreateMessageResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ToolUseContent`].
+    /// The [`ToolUseContent`] arm.
     ToolUseContent(ToolUseContent),
-    /// A [`ToolResultContent`].
+    /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
-    /// an array
+    /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 
@@ -2005,9 +2005,9 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitRequestParams {
-    /// A [`ElicitRequestFormParams`].
+    /// The [`ElicitRequestFormParams`] arm.
     ElicitRequestFormParams(ElicitRequestFormParams),
-    /// A [`ElicitRequestUrlParams`].
+    /// The [`ElicitRequestUrlParams`] arm.
     ElicitRequestUrlParams(ElicitRequestUrlParams),
 }
 
@@ -2201,13 +2201,13 @@ impl ::std::str::FromStr for ElicitResultAction {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitResultContentValue {
-    /// an array
+    /// The arm for an array.
     Array(::std::vec::Vec<::std::string::String>),
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
-    /// a boolean
+    /// The arm for a boolean.
     Boolean(bool),
 }
 
@@ -2352,9 +2352,9 @@ pub struct EmbeddedResource {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -2438,15 +2438,15 @@ pub type EmptyResult = ResultObject;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EnumSchema {
-    /// A [`UntitledSingleSelectEnumSchema`].
+    /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// A [`TitledSingleSelectEnumSchema`].
+    /// The [`TitledSingleSelectEnumSchema`] arm.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
-    /// A [`UntitledMultiSelectEnumSchema`].
+    /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// A [`TitledMultiSelectEnumSchema`].
+    /// The [`TitledMultiSelectEnumSchema`] arm.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
-    /// A [`LegacyTitledEnumSchema`].
+    /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 
@@ -2738,9 +2738,9 @@ pub struct GetPromptResultResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum GetPromptResultResponseResult {
-    /// A [`InputRequiredResult`].
+    /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
-    /// A [`GetPromptResult`].
+    /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
 }
 
@@ -3089,11 +3089,11 @@ pub struct Implementation {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum InputRequest {
-    /// A [`CreateMessageRequest`].
+    /// The [`CreateMessageRequest`] arm.
     CreateMessageRequest(CreateMessageRequest),
-    /// A [`ListRootsRequest`].
+    /// The [`ListRootsRequest`] arm.
     ListRootsRequest(ListRootsRequest),
-    /// A [`ElicitRequest`].
+    /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
 }
 
@@ -3247,11 +3247,11 @@ pub struct InputRequiredResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum InputResponse {
-    /// A [`CreateMessageResult`].
+    /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
-    /// A [`ListRootsResult`].
+    /// The [`ListRootsResult`] arm.
     ListRootsResult(ListRootsResult),
-    /// A [`ElicitResult`].
+    /// The [`ElicitResult`] arm.
     ElicitResult(ElicitResult),
 }
 
@@ -3501,13 +3501,13 @@ pub struct JsonRpcErrorResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
-    /// A [`JsonRpcRequest`].
+    /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
-    /// A [`JsonRpcNotification`].
+    /// The [`JsonRpcNotification`] arm.
     JsonRpcNotification(JsonRpcNotification),
-    /// A [`JsonRpcResultResponse`].
+    /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
-    /// A [`JsonRpcErrorResponse`].
+    /// The [`JsonRpcErrorResponse`] arm.
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
 
@@ -3676,9 +3676,9 @@ pub struct JsonRpcRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
-    /// A [`JsonRpcResultResponse`].
+    /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
-    /// A [`JsonRpcErrorResponse`].
+    /// The [`JsonRpcErrorResponse`] arm.
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
 
@@ -4798,9 +4798,9 @@ pub struct ModelPreferences {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum MultiSelectEnumSchema {
-    /// A [`UntitledMultiSelectEnumSchema`].
+    /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// A [`TitledMultiSelectEnumSchema`].
+    /// The [`TitledMultiSelectEnumSchema`] arm.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 
@@ -5163,21 +5163,21 @@ pub struct ParseError {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum PrimitiveSchemaDefinition {
-    /// A [`StringSchema`].
+    /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
-    /// A [`NumberSchema`].
+    /// The [`NumberSchema`] arm.
     NumberSchema(NumberSchema),
-    /// A [`BooleanSchema`].
+    /// The [`BooleanSchema`] arm.
     BooleanSchema(BooleanSchema),
-    /// A [`UntitledSingleSelectEnumSchema`].
+    /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// A [`TitledSingleSelectEnumSchema`].
+    /// The [`TitledSingleSelectEnumSchema`] arm.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
-    /// A [`UntitledMultiSelectEnumSchema`].
+    /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// A [`TitledMultiSelectEnumSchema`].
+    /// The [`TitledMultiSelectEnumSchema`] arm.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
-    /// A [`LegacyTitledEnumSchema`].
+    /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 
@@ -5447,9 +5447,9 @@ pub struct ProgressNotificationParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ProgressToken {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -5831,9 +5831,9 @@ impl ::std::str::FromStr for ReadResourceResultCacheScope {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -5925,9 +5925,9 @@ pub struct ReadResourceResultResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultResponseResult {
-    /// A [`InputRequiredResult`].
+    /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
-    /// A [`ReadResourceResult`].
+    /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
 }
 
@@ -6029,9 +6029,9 @@ pub struct Request {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum RequestId {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -6721,17 +6721,17 @@ pub struct SamplingMessage {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ToolUseContent`].
+    /// The [`ToolUseContent`] arm.
     ToolUseContent(ToolUseContent),
-    /// A [`ToolResultContent`].
+    /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
-    /// an array
+    /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 
@@ -6942,15 +6942,15 @@ for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContentBlock {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ToolUseContent`].
+    /// The [`ToolUseContent`] arm.
     ToolUseContent(ToolUseContent),
-    /// A [`ToolResultContent`].
+    /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
 }
 
@@ -7220,21 +7220,21 @@ pub struct ServerCapabilitiesTools {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
+    /// The [`ResourceListChangedNotification`] arm.
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// A [`SubscriptionsAcknowledgedNotification`].
+    /// The [`SubscriptionsAcknowledgedNotification`] arm.
     SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
-    /// A [`ResourceUpdatedNotification`].
+    /// The [`ResourceUpdatedNotification`] arm.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
+    /// The [`PromptListChangedNotification`] arm.
     PromptListChangedNotification(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
+    /// The [`ToolListChangedNotification`] arm.
     ToolListChangedNotification(ToolListChangedNotification),
-    /// A [`LoggingMessageNotification`].
+    /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
 }
 
@@ -7470,29 +7470,29 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`InputRequiredResult`].
+    /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
-    /// A [`DiscoverResult`].
+    /// The [`DiscoverResult`] arm.
     DiscoverResult(DiscoverResult),
-    /// A [`ListResourcesResult`].
+    /// The [`ListResourcesResult`] arm.
     ListResourcesResult(ListResourcesResult),
-    /// A [`ListResourceTemplatesResult`].
+    /// The [`ListResourceTemplatesResult`] arm.
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// A [`ReadResourceResult`].
+    /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
-    /// A [`SubscriptionsListenResult`].
+    /// The [`SubscriptionsListenResult`] arm.
     SubscriptionsListenResult(SubscriptionsListenResult),
-    /// A [`ListPromptsResult`].
+    /// The [`ListPromptsResult`] arm.
     ListPromptsResult(ListPromptsResult),
-    /// A [`GetPromptResult`].
+    /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
-    /// A [`ListToolsResult`].
+    /// The [`ListToolsResult`] arm.
     ListToolsResult(ListToolsResult),
-    /// A [`CallToolResult`].
+    /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
-    /// A [`CompleteResult`].
+    /// The [`CompleteResult`] arm.
     CompleteResult(CompleteResult),
 }
 
@@ -7812,9 +7812,9 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SingleSelectEnumSchema {
-    /// A [`UntitledSingleSelectEnumSchema`].
+    /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// A [`TitledSingleSelectEnumSchema`].
+    /// The [`TitledSingleSelectEnumSchema`] arm.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 

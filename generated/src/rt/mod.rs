@@ -89,6 +89,7 @@ impl serde::de::Visitor<'_> for ConstIntVisitor {
 }
 
 /// Defines a zero-sized marker that encodes as one string and decodes only from it.
+#[allow(unused_macros)]
 macro_rules! const_str {
     ($name:ident, $value:literal) => {
         #[doc = concat!("The constant `\"", $value, "\"`: encodes as that string and decodes only from it.")]
@@ -124,9 +125,11 @@ macro_rules! const_str {
         }
     };
 }
+#[allow(unused_imports)] // unused when no version feature is on
 pub(crate) use const_str;
 
 /// Defines a zero-sized marker that encodes as one integer and decodes only from it.
+#[allow(unused_macros)]
 macro_rules! const_int {
     ($name:ident, $value:literal) => {
         #[doc = concat!("The constant `", stringify!($value), "`: encodes as that integer and decodes only from it.")]
@@ -162,4 +165,5 @@ macro_rules! const_int {
         }
     };
 }
+#[allow(unused_imports)] // unused when no enabled version has an integer const
 pub(crate) use const_int;

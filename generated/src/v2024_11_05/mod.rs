@@ -192,11 +192,11 @@ pub struct CallToolResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CallToolResultContentItem {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`EmbeddedResource`].
+    /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
 }
 
@@ -384,13 +384,13 @@ pub struct ClientCapabilitiesRoots {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`InitializedNotification`].
+    /// The [`InitializedNotification`] arm.
     InitializedNotification(InitializedNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`RootsListChangedNotification`].
+    /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
 }
 
@@ -524,31 +524,31 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
-    /// A [`InitializeRequest`].
+    /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
-    /// A [`PingRequest`].
+    /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
-    /// A [`ListResourcesRequest`].
+    /// The [`ListResourcesRequest`] arm.
     ListResourcesRequest(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
+    /// The [`ListResourceTemplatesRequest`] arm.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
+    /// The [`ReadResourceRequest`] arm.
     ReadResourceRequest(ReadResourceRequest),
-    /// A [`SubscribeRequest`].
+    /// The [`SubscribeRequest`] arm.
     SubscribeRequest(SubscribeRequest),
-    /// A [`UnsubscribeRequest`].
+    /// The [`UnsubscribeRequest`] arm.
     UnsubscribeRequest(UnsubscribeRequest),
-    /// A [`ListPromptsRequest`].
+    /// The [`ListPromptsRequest`] arm.
     ListPromptsRequest(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
+    /// The [`GetPromptRequest`] arm.
     GetPromptRequest(GetPromptRequest),
-    /// A [`ListToolsRequest`].
+    /// The [`ListToolsRequest`] arm.
     ListToolsRequest(ListToolsRequest),
-    /// A [`CallToolRequest`].
+    /// The [`CallToolRequest`] arm.
     CallToolRequest(CallToolRequest),
-    /// A [`SetLevelRequest`].
+    /// The [`SetLevelRequest`] arm.
     SetLevelRequest(SetLevelRequest),
-    /// A [`CompleteRequest`].
+    /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
 }
 
@@ -833,11 +833,11 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`CreateMessageResult`].
+    /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
-    /// A [`ListRootsResult`].
+    /// The [`ListRootsResult`] arm.
     ListRootsResult(ListRootsResult),
 }
 
@@ -979,9 +979,9 @@ pub struct CompleteRequestParamsArgument {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
-    /// A [`PromptReference`].
+    /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
-    /// A [`ResourceReference`].
+    /// The [`ResourceReference`] arm.
     ResourceReference(ResourceReference),
 }
 
@@ -1278,9 +1278,9 @@ pub struct CreateMessageResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
 }
 
@@ -1405,9 +1405,9 @@ pub struct EmbeddedResourceAnnotations {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -1810,13 +1810,13 @@ pub struct JsonRpcErrorError {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
-    /// A [`JsonRpcRequest`].
+    /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
-    /// A [`JsonRpcNotification`].
+    /// The [`JsonRpcNotification`] arm.
     JsonRpcNotification(JsonRpcNotification),
-    /// A [`JsonRpcResponse`].
+    /// The [`JsonRpcResponse`] arm.
     JsonRpcResponse(JsonRpcResponse),
-    /// A [`JsonRpcError`].
+    /// The [`JsonRpcError`] arm.
     JsonRpcError(JsonRpcError),
 }
 
@@ -2921,9 +2921,9 @@ pub struct ProgressNotificationParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ProgressToken {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -3114,11 +3114,11 @@ pub struct PromptMessage {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum PromptMessageContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`EmbeddedResource`].
+    /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
 }
 
@@ -3300,9 +3300,9 @@ pub struct ReadResourceResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -3402,9 +3402,9 @@ pub struct Request {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum RequestId {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -3973,9 +3973,9 @@ pub struct SamplingMessage {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
 }
 
@@ -4178,19 +4178,19 @@ pub struct ServerCapabilitiesTools {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
+    /// The [`ResourceListChangedNotification`] arm.
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// A [`ResourceUpdatedNotification`].
+    /// The [`ResourceUpdatedNotification`] arm.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
+    /// The [`PromptListChangedNotification`] arm.
     PromptListChangedNotification(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
+    /// The [`ToolListChangedNotification`] arm.
     ToolListChangedNotification(ToolListChangedNotification),
-    /// A [`LoggingMessageNotification`].
+    /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
 }
 
@@ -4384,11 +4384,11 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerRequest {
-    /// A [`PingRequest`].
+    /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
-    /// A [`CreateMessageRequest`].
+    /// The [`CreateMessageRequest`] arm.
     CreateMessageRequest(CreateMessageRequest),
-    /// A [`ListRootsRequest`].
+    /// The [`ListRootsRequest`] arm.
     ListRootsRequest(ListRootsRequest),
 }
 
@@ -4494,25 +4494,25 @@ impl ::std::convert::From<ListRootsRequest> for ServerRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`InitializeResult`].
+    /// The [`InitializeResult`] arm.
     InitializeResult(InitializeResult),
-    /// A [`ListResourcesResult`].
+    /// The [`ListResourcesResult`] arm.
     ListResourcesResult(ListResourcesResult),
-    /// A [`ListResourceTemplatesResult`].
+    /// The [`ListResourceTemplatesResult`] arm.
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// A [`ReadResourceResult`].
+    /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
-    /// A [`ListPromptsResult`].
+    /// The [`ListPromptsResult`] arm.
     ListPromptsResult(ListPromptsResult),
-    /// A [`GetPromptResult`].
+    /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
-    /// A [`ListToolsResult`].
+    /// The [`ListToolsResult`] arm.
     ListToolsResult(ListToolsResult),
-    /// A [`CallToolResult`].
+    /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
-    /// A [`CompleteResult`].
+    /// The [`CompleteResult`] arm.
     CompleteResult(CompleteResult),
 }
 

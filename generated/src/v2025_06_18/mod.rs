@@ -390,13 +390,13 @@ pub struct ClientCapabilitiesRoots {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`InitializedNotification`].
+    /// The [`InitializedNotification`] arm.
     InitializedNotification(InitializedNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`RootsListChangedNotification`].
+    /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
 }
 
@@ -530,31 +530,31 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
-    /// A [`InitializeRequest`].
+    /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
-    /// A [`PingRequest`].
+    /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
-    /// A [`ListResourcesRequest`].
+    /// The [`ListResourcesRequest`] arm.
     ListResourcesRequest(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
+    /// The [`ListResourceTemplatesRequest`] arm.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
+    /// The [`ReadResourceRequest`] arm.
     ReadResourceRequest(ReadResourceRequest),
-    /// A [`SubscribeRequest`].
+    /// The [`SubscribeRequest`] arm.
     SubscribeRequest(SubscribeRequest),
-    /// A [`UnsubscribeRequest`].
+    /// The [`UnsubscribeRequest`] arm.
     UnsubscribeRequest(UnsubscribeRequest),
-    /// A [`ListPromptsRequest`].
+    /// The [`ListPromptsRequest`] arm.
     ListPromptsRequest(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
+    /// The [`GetPromptRequest`] arm.
     GetPromptRequest(GetPromptRequest),
-    /// A [`ListToolsRequest`].
+    /// The [`ListToolsRequest`] arm.
     ListToolsRequest(ListToolsRequest),
-    /// A [`CallToolRequest`].
+    /// The [`CallToolRequest`] arm.
     CallToolRequest(CallToolRequest),
-    /// A [`SetLevelRequest`].
+    /// The [`SetLevelRequest`] arm.
     SetLevelRequest(SetLevelRequest),
-    /// A [`CompleteRequest`].
+    /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
 }
 
@@ -840,13 +840,13 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`CreateMessageResult`].
+    /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
-    /// A [`ListRootsResult`].
+    /// The [`ListRootsResult`] arm.
     ListRootsResult(ListRootsResult),
-    /// A [`ElicitResult`].
+    /// The [`ElicitResult`] arm.
     ElicitResult(ElicitResult),
 }
 
@@ -1033,9 +1033,9 @@ pub struct CompleteRequestParamsContext {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
-    /// A [`PromptReference`].
+    /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
-    /// A [`ResourceTemplateReference`].
+    /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
 }
 
@@ -1174,15 +1174,15 @@ pub struct CompleteResultCompletion {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ContentBlock {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ResourceLink`].
+    /// The [`ResourceLink`] arm.
     ResourceLink(ResourceLink),
-    /// A [`EmbeddedResource`].
+    /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
 }
 
@@ -1485,11 +1485,11 @@ pub struct CreateMessageResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
 }
 
@@ -1748,11 +1748,11 @@ impl ::std::str::FromStr for ElicitResultAction {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitResultContentValue {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
-    /// a boolean
+    /// The arm for a boolean.
     Boolean(bool),
 }
 
@@ -1871,9 +1871,9 @@ pub struct EmbeddedResource {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -2269,13 +2269,13 @@ pub struct JsonRpcErrorError {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
-    /// A [`JsonRpcRequest`].
+    /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
-    /// A [`JsonRpcNotification`].
+    /// The [`JsonRpcNotification`] arm.
     JsonRpcNotification(JsonRpcNotification),
-    /// A [`JsonRpcResponse`].
+    /// The [`JsonRpcResponse`] arm.
     JsonRpcResponse(JsonRpcResponse),
-    /// A [`JsonRpcError`].
+    /// The [`JsonRpcError`] arm.
     JsonRpcError(JsonRpcError),
 }
 
@@ -3378,13 +3378,13 @@ pub struct PingRequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum PrimitiveSchemaDefinition {
-    /// A [`StringSchema`].
+    /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
-    /// A [`NumberSchema`].
+    /// The [`NumberSchema`] arm.
     NumberSchema(NumberSchema),
-    /// A [`BooleanSchema`].
+    /// The [`BooleanSchema`] arm.
     BooleanSchema(BooleanSchema),
-    /// A [`EnumSchema`].
+    /// The [`EnumSchema`] arm.
     EnumSchema(EnumSchema),
 }
 
@@ -3532,9 +3532,9 @@ pub struct ProgressNotificationParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ProgressToken {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -3819,9 +3819,9 @@ pub struct ReadResourceResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -3921,9 +3921,9 @@ pub struct Request {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum RequestId {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -4494,11 +4494,11 @@ pub struct SamplingMessage {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
 }
 
@@ -4723,19 +4723,19 @@ pub struct ServerCapabilitiesTools {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
+    /// The [`ResourceListChangedNotification`] arm.
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// A [`ResourceUpdatedNotification`].
+    /// The [`ResourceUpdatedNotification`] arm.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
+    /// The [`PromptListChangedNotification`] arm.
     PromptListChangedNotification(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
+    /// The [`ToolListChangedNotification`] arm.
     ToolListChangedNotification(ToolListChangedNotification),
-    /// A [`LoggingMessageNotification`].
+    /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
 }
 
@@ -4930,13 +4930,13 @@ impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerRequest {
-    /// A [`PingRequest`].
+    /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
-    /// A [`CreateMessageRequest`].
+    /// The [`CreateMessageRequest`] arm.
     CreateMessageRequest(CreateMessageRequest),
-    /// A [`ListRootsRequest`].
+    /// The [`ListRootsRequest`] arm.
     ListRootsRequest(ListRootsRequest),
-    /// A [`ElicitRequest`].
+    /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
 }
 
@@ -5064,25 +5064,25 @@ impl ::std::convert::From<ElicitRequest> for ServerRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`InitializeResult`].
+    /// The [`InitializeResult`] arm.
     InitializeResult(InitializeResult),
-    /// A [`ListResourcesResult`].
+    /// The [`ListResourcesResult`] arm.
     ListResourcesResult(ListResourcesResult),
-    /// A [`ListResourceTemplatesResult`].
+    /// The [`ListResourceTemplatesResult`] arm.
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// A [`ReadResourceResult`].
+    /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
-    /// A [`ListPromptsResult`].
+    /// The [`ListPromptsResult`] arm.
     ListPromptsResult(ListPromptsResult),
-    /// A [`GetPromptResult`].
+    /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
-    /// A [`ListToolsResult`].
+    /// The [`ListToolsResult`] arm.
     ListToolsResult(ListToolsResult),
-    /// A [`CallToolResult`].
+    /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
-    /// A [`CompleteResult`].
+    /// The [`CompleteResult`] arm.
     CompleteResult(CompleteResult),
 }
 

@@ -721,15 +721,15 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`InitializedNotification`].
+    /// The [`InitializedNotification`] arm.
     InitializedNotification(InitializedNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`TaskStatusNotification`].
+    /// The [`TaskStatusNotification`] arm.
     TaskStatusNotification(TaskStatusNotification),
-    /// A [`RootsListChangedNotification`].
+    /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
 }
 
@@ -896,39 +896,39 @@ impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientRequest {
-    /// A [`InitializeRequest`].
+    /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
-    /// A [`PingRequest`].
+    /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
-    /// A [`ListResourcesRequest`].
+    /// The [`ListResourcesRequest`] arm.
     ListResourcesRequest(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
+    /// The [`ListResourceTemplatesRequest`] arm.
     ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
+    /// The [`ReadResourceRequest`] arm.
     ReadResourceRequest(ReadResourceRequest),
-    /// A [`SubscribeRequest`].
+    /// The [`SubscribeRequest`] arm.
     SubscribeRequest(SubscribeRequest),
-    /// A [`UnsubscribeRequest`].
+    /// The [`UnsubscribeRequest`] arm.
     UnsubscribeRequest(UnsubscribeRequest),
-    /// A [`ListPromptsRequest`].
+    /// The [`ListPromptsRequest`] arm.
     ListPromptsRequest(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
+    /// The [`GetPromptRequest`] arm.
     GetPromptRequest(GetPromptRequest),
-    /// A [`ListToolsRequest`].
+    /// The [`ListToolsRequest`] arm.
     ListToolsRequest(ListToolsRequest),
-    /// A [`CallToolRequest`].
+    /// The [`CallToolRequest`] arm.
     CallToolRequest(CallToolRequest),
-    /// A [`GetTaskRequest`].
+    /// The [`GetTaskRequest`] arm.
     GetTaskRequest(GetTaskRequest),
-    /// A [`GetTaskPayloadRequest`].
+    /// The [`GetTaskPayloadRequest`] arm.
     GetTaskPayloadRequest(GetTaskPayloadRequest),
-    /// A [`CancelTaskRequest`].
+    /// The [`CancelTaskRequest`] arm.
     CancelTaskRequest(CancelTaskRequest),
-    /// A [`ListTasksRequest`].
+    /// The [`ListTasksRequest`] arm.
     ListTasksRequest(ListTasksRequest),
-    /// A [`SetLevelRequest`].
+    /// The [`SetLevelRequest`] arm.
     SetLevelRequest(SetLevelRequest),
-    /// A [`CompleteRequest`].
+    /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
 }
 
@@ -1350,21 +1350,21 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ClientResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`GetTaskResult`].
+    /// The [`GetTaskResult`] arm.
     GetTaskResult(GetTaskResult),
-    /// A [`GetTaskPayloadResult`].
+    /// The [`GetTaskPayloadResult`] arm.
     GetTaskPayloadResult(GetTaskPayloadResult),
-    /// A [`CancelTaskResult`].
+    /// The [`CancelTaskResult`] arm.
     CancelTaskResult(CancelTaskResult),
-    /// A [`ListTasksResult`].
+    /// The [`ListTasksResult`] arm.
     ListTasksResult(ListTasksResult),
-    /// A [`CreateMessageResult`].
+    /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
-    /// A [`ListRootsResult`].
+    /// The [`ListRootsResult`] arm.
     ListRootsResult(ListRootsResult),
-    /// A [`ElicitResult`].
+    /// The [`ElicitResult`] arm.
     ElicitResult(ElicitResult),
 }
 
@@ -1687,9 +1687,9 @@ pub struct CompleteRequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CompleteRequestParamsRef {
-    /// A [`PromptReference`].
+    /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
-    /// A [`ResourceTemplateReference`].
+    /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
 }
 
@@ -1828,15 +1828,15 @@ pub struct CompleteResultCompletion {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ContentBlock {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ResourceLink`].
+    /// The [`ResourceLink`] arm.
     ResourceLink(ResourceLink),
-    /// A [`EmbeddedResource`].
+    /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
 }
 
@@ -2209,17 +2209,17 @@ pub struct CreateMessageResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum CreateMessageResultContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ToolUseContent`].
+    /// The [`ToolUseContent`] arm.
     ToolUseContent(ToolUseContent),
-    /// A [`ToolResultContent`].
+    /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
-    /// an array
+    /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 
@@ -2567,9 +2567,9 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitRequestParams {
-    /// A [`ElicitRequestUrlParams`].
+    /// The [`ElicitRequestUrlParams`] arm.
     ElicitRequestUrlParams(ElicitRequestUrlParams),
-    /// A [`ElicitRequestFormParams`].
+    /// The [`ElicitRequestFormParams`] arm.
     ElicitRequestFormParams(ElicitRequestFormParams),
 }
 
@@ -2818,13 +2818,13 @@ impl ::std::str::FromStr for ElicitResultAction {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ElicitResultContentValue {
-    /// an array
+    /// The arm for an array.
     Array(::std::vec::Vec<::std::string::String>),
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
-    /// a boolean
+    /// The arm for a boolean.
     Boolean(bool),
 }
 
@@ -3014,9 +3014,9 @@ pub struct EmbeddedResource {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EmbeddedResourceResource {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -3099,15 +3099,15 @@ pub type EmptyResult = ResultObject;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum EnumSchema {
-    /// A [`UntitledSingleSelectEnumSchema`].
+    /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// A [`TitledSingleSelectEnumSchema`].
+    /// The [`TitledSingleSelectEnumSchema`] arm.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
-    /// A [`UntitledMultiSelectEnumSchema`].
+    /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// A [`TitledMultiSelectEnumSchema`].
+    /// The [`TitledMultiSelectEnumSchema`] arm.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
-    /// A [`LegacyTitledEnumSchema`].
+    /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 
@@ -3931,13 +3931,13 @@ pub struct JsonRpcErrorResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcMessage {
-    /// A [`JsonRpcRequest`].
+    /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
-    /// A [`JsonRpcNotification`].
+    /// The [`JsonRpcNotification`] arm.
     JsonRpcNotification(JsonRpcNotification),
-    /// A [`JsonRpcResultResponse`].
+    /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
-    /// A [`JsonRpcErrorResponse`].
+    /// The [`JsonRpcErrorResponse`] arm.
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
 
@@ -4101,9 +4101,9 @@ pub struct JsonRpcRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum JsonRpcResponse {
-    /// A [`JsonRpcResultResponse`].
+    /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
-    /// A [`JsonRpcErrorResponse`].
+    /// The [`JsonRpcErrorResponse`] arm.
     JsonRpcErrorResponse(JsonRpcErrorResponse),
 }
 
@@ -4761,9 +4761,9 @@ pub struct ModelPreferences {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum MultiSelectEnumSchema {
-    /// A [`UntitledMultiSelectEnumSchema`].
+    /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// A [`TitledMultiSelectEnumSchema`].
+    /// The [`TitledMultiSelectEnumSchema`] arm.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
 }
 
@@ -5110,21 +5110,21 @@ pub struct PingRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum PrimitiveSchemaDefinition {
-    /// A [`StringSchema`].
+    /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
-    /// A [`NumberSchema`].
+    /// The [`NumberSchema`] arm.
     NumberSchema(NumberSchema),
-    /// A [`BooleanSchema`].
+    /// The [`BooleanSchema`] arm.
     BooleanSchema(BooleanSchema),
-    /// A [`UntitledSingleSelectEnumSchema`].
+    /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// A [`TitledSingleSelectEnumSchema`].
+    /// The [`TitledSingleSelectEnumSchema`] arm.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
-    /// A [`UntitledMultiSelectEnumSchema`].
+    /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
-    /// A [`TitledMultiSelectEnumSchema`].
+    /// The [`TitledMultiSelectEnumSchema`] arm.
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
-    /// A [`LegacyTitledEnumSchema`].
+    /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
 }
 
@@ -5397,9 +5397,9 @@ pub struct ProgressNotificationParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ProgressToken {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -5723,9 +5723,9 @@ pub struct ReadResourceResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ReadResourceResultContentsItem {
-    /// A [`TextResourceContents`].
+    /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
-    /// A [`BlobResourceContents`].
+    /// The [`BlobResourceContents`] arm.
     BlobResourceContents(BlobResourceContents),
 }
 
@@ -5849,9 +5849,9 @@ pub struct Request {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum RequestId {
-    /// a string
+    /// The arm for a string.
     String(::std::string::String),
-    /// an integer
+    /// The arm for an integer.
     Integer(i64),
 }
 
@@ -6533,17 +6533,17 @@ pub struct SamplingMessage {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContent {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ToolUseContent`].
+    /// The [`ToolUseContent`] arm.
     ToolUseContent(ToolUseContent),
-    /// A [`ToolResultContent`].
+    /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
-    /// an array
+    /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 
@@ -6754,15 +6754,15 @@ for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SamplingMessageContentBlock {
-    /// A [`TextContent`].
+    /// The [`TextContent`] arm.
     TextContent(TextContent),
-    /// A [`ImageContent`].
+    /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
-    /// A [`AudioContent`].
+    /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
-    /// A [`ToolUseContent`].
+    /// The [`ToolUseContent`] arm.
     ToolUseContent(ToolUseContent),
-    /// A [`ToolResultContent`].
+    /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
 }
 
@@ -7114,23 +7114,23 @@ pub struct ServerCapabilitiesTools {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
+    /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
-    /// A [`ProgressNotification`].
+    /// The [`ProgressNotification`] arm.
     ProgressNotification(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
+    /// The [`ResourceListChangedNotification`] arm.
     ResourceListChangedNotification(ResourceListChangedNotification),
-    /// A [`ResourceUpdatedNotification`].
+    /// The [`ResourceUpdatedNotification`] arm.
     ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
+    /// The [`PromptListChangedNotification`] arm.
     PromptListChangedNotification(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
+    /// The [`ToolListChangedNotification`] arm.
     ToolListChangedNotification(ToolListChangedNotification),
-    /// A [`TaskStatusNotification`].
+    /// The [`TaskStatusNotification`] arm.
     TaskStatusNotification(TaskStatusNotification),
-    /// A [`LoggingMessageNotification`].
+    /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
-    /// A [`ElicitationCompleteNotification`].
+    /// The [`ElicitationCompleteNotification`] arm.
     ElicitationCompleteNotification(ElicitationCompleteNotification),
 }
 
@@ -7385,21 +7385,21 @@ impl ::std::convert::From<ElicitationCompleteNotification> for ServerNotificatio
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerRequest {
-    /// A [`PingRequest`].
+    /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
-    /// A [`GetTaskRequest`].
+    /// The [`GetTaskRequest`] arm.
     GetTaskRequest(GetTaskRequest),
-    /// A [`GetTaskPayloadRequest`].
+    /// The [`GetTaskPayloadRequest`] arm.
     GetTaskPayloadRequest(GetTaskPayloadRequest),
-    /// A [`CancelTaskRequest`].
+    /// The [`CancelTaskRequest`] arm.
     CancelTaskRequest(CancelTaskRequest),
-    /// A [`ListTasksRequest`].
+    /// The [`ListTasksRequest`] arm.
     ListTasksRequest(ListTasksRequest),
-    /// A [`CreateMessageRequest`].
+    /// The [`CreateMessageRequest`] arm.
     CreateMessageRequest(CreateMessageRequest),
-    /// A [`ListRootsRequest`].
+    /// The [`ListRootsRequest`] arm.
     ListRootsRequest(ListRootsRequest),
-    /// A [`ElicitRequest`].
+    /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
 }
 
@@ -7616,33 +7616,33 @@ impl ::std::convert::From<ElicitRequest> for ServerRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum ServerResult {
-    /// A [`ResultObject`].
+    /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
-    /// A [`InitializeResult`].
+    /// The [`InitializeResult`] arm.
     InitializeResult(InitializeResult),
-    /// A [`ListResourcesResult`].
+    /// The [`ListResourcesResult`] arm.
     ListResourcesResult(ListResourcesResult),
-    /// A [`ListResourceTemplatesResult`].
+    /// The [`ListResourceTemplatesResult`] arm.
     ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// A [`ReadResourceResult`].
+    /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
-    /// A [`ListPromptsResult`].
+    /// The [`ListPromptsResult`] arm.
     ListPromptsResult(ListPromptsResult),
-    /// A [`GetPromptResult`].
+    /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
-    /// A [`ListToolsResult`].
+    /// The [`ListToolsResult`] arm.
     ListToolsResult(ListToolsResult),
-    /// A [`CallToolResult`].
+    /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
-    /// A [`GetTaskResult`].
+    /// The [`GetTaskResult`] arm.
     GetTaskResult(GetTaskResult),
-    /// A [`GetTaskPayloadResult`].
+    /// The [`GetTaskPayloadResult`] arm.
     GetTaskPayloadResult(GetTaskPayloadResult),
-    /// A [`CancelTaskResult`].
+    /// The [`CancelTaskResult`] arm.
     CancelTaskResult(CancelTaskResult),
-    /// A [`ListTasksResult`].
+    /// The [`ListTasksResult`] arm.
     ListTasksResult(ListTasksResult),
-    /// A [`CompleteResult`].
+    /// The [`CompleteResult`] arm.
     CompleteResult(CompleteResult),
 }
 
@@ -8032,9 +8032,9 @@ pub struct SetLevelRequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum SingleSelectEnumSchema {
-    /// A [`UntitledSingleSelectEnumSchema`].
+    /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
-    /// A [`TitledSingleSelectEnumSchema`].
+    /// The [`TitledSingleSelectEnumSchema`] arm.
     TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
 }
 
