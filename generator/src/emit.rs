@@ -106,6 +106,7 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         match &c.value {
             ConstValue::String(s) => quote! { crate::rt::const_str!(#name, #s); },
             ConstValue::Integer(i) => quote! { crate::rt::const_int!(#name, #i); },
+            ConstValue::Boolean(b) => quote! { crate::rt::const_bool!(#name, #b); },
         }
     });
     let consts_doc = format!(" Const markers of protocol version `{}`.", model.version);
@@ -541,6 +542,7 @@ fn sig_tokens(name: &str, s: &Signature) -> TokenStream {
     });
     let items = s.items.iter().map(|i| sig_tokens(name, i));
     let known = &s.known;
+    let alts = s.alts.iter().map(|i| sig_tokens(name, i));
     let shadowed = s.shadowed_by.is_some();
     quote! {
         crate::rt::union::Arm {
@@ -551,6 +553,7 @@ fn sig_tokens(name: &str, s: &Signature) -> TokenStream {
             required: &[ #( #required ),* ],
             known: &[ #( #known ),* ],
             items: &[ #( #items ),* ],
+            alts: &[ #( #alts ),* ],
             shadowed: #shadowed,
         }
     }

@@ -40,6 +40,10 @@ pub const IGNORED_KEYWORDS: &[(&str, &str)] = &[
         "range checks are validation, not shape; integers stay `i64`/`u64`",
     ),
     (
+        "propertyNames",
+        "constraints on key names are validation, not shape; maps stay keyed by `String`",
+    ),
+    (
         "minItems",
         "array length checks are validation, not shape; arrays stay `Vec`",
     ),

@@ -23,6 +23,8 @@ struct Lowerer<'a> {
     canonical: BTreeMap<String, Option<String>>,
     types: BTreeMap<String, TypeDef>,
     consts: BTreeMap<String, ConstDef>,
+    /// Marker name of every string const in the document.
+    const_names: BTreeMap<String, String>,
 }
 
 /// Lowers a schema document to the model of one protocol version.
@@ -60,6 +62,7 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
         canonical,
         types: BTreeMap::new(),
         consts: BTreeMap::new(),
+        const_names: const_names(doc),
     };
     for (name, schema) in &doc.defs {
         lw.lower_def(name, schema)?;
@@ -190,6 +193,35 @@ impl Lowerer<'_> {
             return self.lower_object(&merged, name, at);
         }
         if let Some(Value::Array(arms)) = map.get("anyOf") {
+            // A union of string consts is a string enum.
+            let consts: Option<Vec<Value>> = arms
+                .iter()
+                .map(|a| {
+                    a.get("const")
+                        .filter(|c| c.is_string() && a.get("$ref").is_none())
+                        .cloned()
+                })
+                .collect();
+            // String consts beside a plain string arm: an open set of strings.
+            let plain_string = |a: &Value| {
+                a.get("type") == Some(&Value::String("string".into()))
+                    && a.as_object()
+                        .is_some_and(|m| m.keys().all(|k| k == "type" || k == "description"))
+            };
+            let string_consts =
+                |a: &Value| a.get("const").is_some_and(Value::is_string) && a.get("$ref").is_none();
+            if arms.iter().any(plain_string)
+                && arms.iter().all(|a| plain_string(a) || string_consts(a))
+            {
+                return Ok(Kind::Alias {
+                    target: TypeRef::String,
+                });
+            }
+            if let Some(values) = consts {
+                let mut as_enum = Map::new();
+                as_enum.insert("enum".into(), Value::Array(values));
+                return self.lower_enum(&as_enum, at);
+            }
             return self.lower_union(arms, name, at);
         }
         if map.contains_key("enum") {
@@ -271,8 +303,8 @@ impl Lowerer<'_> {
         }
         if map.contains_key("anyOf") || map.contains_key("allOf") || map.contains_key("enum") {
             let kind = self.lower_kind(schema, name, at)?;
-            self.add_inline(name, schema, kind, at)?;
-            return Ok((TypeRef::Named(name.to_string()), false));
+            let name = self.add_inline(name, schema, kind, at)?;
+            return Ok((TypeRef::Named(name), false));
         }
         let mut types = types_of(self.doc, map, at)?;
         let nullable = types.iter().any(|t| t == "null");
@@ -309,8 +341,7 @@ impl Lowerer<'_> {
                         .is_some_and(|p| !p.is_empty());
                     if has_props {
                         let kind = self.lower_object(map, name, at)?;
-                        self.add_inline(name, schema, kind, at)?;
-                        TypeRef::Named(name.to_string())
+                        TypeRef::Named(self.add_inline(name, schema, kind, at)?)
                     } else {
                         TypeRef::Map(Box::new(
                             self.additional(map, name, at)?.unwrap_or(TypeRef::Any),
@@ -329,29 +360,29 @@ impl Lowerer<'_> {
                     .map(|t| serde_json::json!({ "type": t }))
                     .collect();
                 let kind = self.lower_union(&arms, name, at)?;
-                self.add_inline(name, schema, kind, at)?;
-                TypeRef::Named(name.to_string())
+                TypeRef::Named(self.add_inline(name, schema, kind, at)?)
             }
         };
         Ok((ty, nullable))
     }
 
+    /// Registers an anonymous schema under its path-derived name, `{Parent}{Property}`,
+    /// with `Inline` appended when a definition already has that name. Returns the name.
     fn add_inline(
         &mut self,
         name: &str,
         schema: &Value,
         kind: Kind,
         at: &str,
-    ) -> Result<(), Error> {
-        if self.def_names.values().any(|n| n == name) {
-            return Err(self.err(
-                at,
-                format!("the anonymous schema here would be named `{name}`, which a definition already uses"),
-            ));
-        }
+    ) -> Result<String, Error> {
+        let name = if self.def_names.values().any(|n| n == name) {
+            format!("{name}Inline")
+        } else {
+            name.to_string()
+        };
         self.add_type(
             TypeDef {
-                name: name.to_string(),
+                name: name.clone(),
                 origin: Origin::Inline(at.to_string()),
                 description: description(schema),
                 kind,
@@ -359,12 +390,19 @@ impl Lowerer<'_> {
                 eq_hash: false,
             },
             at,
-        )
+        )?;
+        Ok(name)
     }
 
     fn lower_const(&mut self, value: &Value, at: &str) -> Result<TypeRef, Error> {
         let (name, value) = match value {
-            Value::String(s) => (names::type_name(s), ConstValue::String(s.clone())),
+            Value::String(s) => (
+                self.const_names
+                    .get(s)
+                    .cloned()
+                    .unwrap_or_else(|| names::type_name(s)),
+                ConstValue::String(s.clone()),
+            ),
             Value::Number(n) if n.is_i64() => {
                 let i = n.as_i64().unwrap_or_default();
                 let name = if i < 0 {
@@ -374,10 +412,14 @@ impl Lowerer<'_> {
                 };
                 (name, ConstValue::Integer(i))
             }
+            Value::Bool(b) => (
+                if *b { "True" } else { "False" }.to_string(),
+                ConstValue::Boolean(*b),
+            ),
             _ => {
                 return Err(self.err(
                     &format!("{at}/const"),
-                    "only string and integer consts are supported",
+                    "only string, integer and boolean consts are supported",
                 ));
             }
         };
@@ -563,6 +605,10 @@ impl Lowerer<'_> {
                 match k.as_str() {
                     "allOf" | "description" => {}
                     "type" if v == "object" => {}
+                    ignored
+                        if crate::load::IGNORED_KEYWORDS
+                            .iter()
+                            .any(|(k, _)| *k == ignored) => {}
                     "properties" => {
                         for (pk, pv) in v.as_object().into_iter().flatten() {
                             let merged = match props.remove(pk) {
@@ -583,15 +629,23 @@ impl Lowerer<'_> {
                         }
                     }
                     "additionalProperties" => {
-                        if let Some(prev) = out.get(k) {
-                            if prev != v {
+                        // Every part must hold: `false` wins, an open part yields to a
+                        // narrower one, and two different schemas are not supported.
+                        let open =
+                            |x: &Value| *x == Value::Bool(true) || *x == serde_json::json!({});
+                        let merged = match out.get(k) {
+                            None => v.clone(),
+                            Some(prev) if prev == v || open(v) => prev.clone(),
+                            Some(prev) if *prev == Value::Bool(false) => prev.clone(),
+                            Some(prev) if open(prev) || *v == Value::Bool(false) => v.clone(),
+                            Some(_) => {
                                 return Err(self.err(
                                     &here,
                                     "`allOf` parts disagree on `additionalProperties`",
                                 ));
                             }
-                        }
-                        out.insert(k.clone(), v.clone());
+                        };
+                        out.insert(k.clone(), merged);
                     }
                     other => {
                         return Err(
@@ -628,7 +682,11 @@ impl Lowerer<'_> {
                 }
                 let vname = match &ty {
                     TypeRef::Named(n) => n.clone(),
-                    TypeRef::Array(_) => "Array".to_string(),
+                    // Several array arms are told apart by their item type.
+                    TypeRef::Array(item) => match (&**item, array_arms(arms)) {
+                        (TypeRef::Named(n), 2..) => format!("{n}Array"),
+                        _ => "Array".to_string(),
+                    },
                     TypeRef::Map(_) => "Object".to_string(),
                     TypeRef::String => "String".to_string(),
                     TypeRef::Integer | TypeRef::Unsigned => "Integer".to_string(),
@@ -661,6 +719,7 @@ impl Lowerer<'_> {
                         required: Vec::new(),
                         known: Vec::new(),
                         items: Vec::new(),
+                        alts: Vec::new(),
                         shadowed_by: None,
                     },
                 });
@@ -738,7 +797,7 @@ impl Lowerer<'_> {
         match self.resolve(ty) {
             TypeRef::Const(c) => match &self.consts[c].value {
                 ConstValue::String(s) => Some(vec![s.clone()]),
-                ConstValue::Integer(_) => None,
+                ConstValue::Integer(_) | ConstValue::Boolean(_) => None,
             },
             TypeRef::Named(n) => match &self.types[n].kind {
                 Kind::StringEnum { values } => Some(values.clone()),
@@ -756,6 +815,7 @@ impl Lowerer<'_> {
             required: Vec::new(),
             known: Vec::new(),
             items: Vec::new(),
+            alts: Vec::new(),
             shadowed_by: None,
         };
         match self.resolve(ty) {
@@ -776,6 +836,13 @@ impl Lowerer<'_> {
                         return Err(self.err(at, format!("union `{n}` of several JSON kinds cannot be an arm of another union")));
                     }
                     sig.json = kinds.into_iter().next().unwrap_or(JsonKind::Object);
+                    for v in variants {
+                        if v.signature.alts.is_empty() {
+                            sig.alts.push(v.signature.clone());
+                        } else {
+                            sig.alts.extend(v.signature.alts.iter().cloned());
+                        }
+                    }
                 }
                 Kind::Alias { .. } => {
                     return Err(self.err(at, format!("alias cycle through `{n}`")));
@@ -785,6 +852,7 @@ impl Lowerer<'_> {
                 sig.json = match self.consts[c].value {
                     ConstValue::String(_) => JsonKind::String,
                     ConstValue::Integer(_) => JsonKind::Integer,
+                    ConstValue::Boolean(_) => JsonKind::Boolean,
                 }
             }
             TypeRef::Array(inner) => {
@@ -813,16 +881,17 @@ impl Lowerer<'_> {
             .filter(|t| matches!(t.kind, Kind::Union { .. }))
             .map(|t| t.name.clone())
             .collect();
-        // Two passes: the second sees item signatures of unions finished in the first.
-        for _ in 0..2 {
+        // Unions nest (array items, arms that are unions): a few passes let every union
+        // see the finished signatures of the unions inside it; the last pass checks.
+        for pass in 0..4 {
             for name in &union_names {
-                self.finish_union(name)?;
+                self.finish_union(name, pass == 3)?;
             }
         }
         Ok(())
     }
 
-    fn finish_union(&mut self, name: &str) -> Result<(), Error> {
+    fn finish_union(&mut self, name: &str, check: bool) -> Result<(), Error> {
         let at = match &self.types[name].origin {
             Origin::Definition(d) => self.doc.def_pointer(d),
             Origin::Inline(p) => p.clone(),
@@ -909,30 +978,36 @@ impl Lowerer<'_> {
                 v.signature.shadowed_by = Some(self.def_names[chosen].clone());
             }
         }
-        // Arms that no JSON value tells apart must be listed in the override table.
-        for i in 0..variants.len() {
-            for j in i + 1..variants.len() {
-                let (a, b) = (&variants[i].signature, &variants[j].signature);
-                if a.shadowed_by.is_some() || b.shadowed_by.is_some() || a.json != b.json {
-                    continue;
+        // Arms that no JSON value tells apart must be listed in the override table. An
+        // arm that is itself a union is compared through each of its own arms.
+        if check {
+            let flat = |s: &Signature| -> Vec<Signature> {
+                if s.alts.is_empty() {
+                    vec![s.clone()]
+                } else {
+                    s.alts.clone()
                 }
-                let tags_overlap = a.tags.is_empty()
-                    || b.tags.is_empty()
-                    || a.tags.iter().any(|t| b.tags.contains(t))
-                    || (a.tag_optional && b.tag_optional);
-                if tags_overlap
-                    && a.required == b.required
-                    && a.known == b.known
-                    && a.items == b.items
-                {
-                    return Err(self.err(
-                        &at,
-                        format!(
-                            "union `{name}`: arms `{}` and `{}` cannot be told apart by any JSON value; \
-                             list one in overrides::INDISTINGUISHABLE_ARMS",
-                            variants[i].name, variants[j].name
-                        ),
-                    ));
+            };
+            for i in 0..variants.len() {
+                for j in i + 1..variants.len() {
+                    let (sa, sb) = (&variants[i].signature, &variants[j].signature);
+                    if sa.shadowed_by.is_some() || sb.shadowed_by.is_some() {
+                        continue;
+                    }
+                    let (fa, fb) = (flat(sa), flat(sb));
+                    let clash = fa
+                        .iter()
+                        .any(|a| fb.iter().any(|b| indistinguishable(a, b)));
+                    if clash {
+                        return Err(self.err(
+                            &at,
+                            format!(
+                                "union `{name}`: arms `{}` and `{}` cannot be told apart by any \
+                                 JSON value; list one in overrides::INDISTINGUISHABLE_ARMS",
+                                variants[i].name, variants[j].name
+                            ),
+                        ));
+                    }
                 }
             }
         }
@@ -1023,10 +1098,79 @@ impl Lowerer<'_> {
 }
 
 /// Merges two schemas for the same property from different `allOf` parts.
+/// Names the marker of every string const in the document: the value in upper camel
+/// case, or, where several values share that spelling (`toolUse`, `tool_use`), that
+/// name with `V1`, `V2`… in the sorted order of the values.
+fn const_names(doc: &SchemaDoc) -> BTreeMap<String, String> {
+    fn walk(schema: &Value, out: &mut BTreeSet<String>) {
+        let Value::Object(map) = schema else { return };
+        for (k, v) in map {
+            match (k.as_str(), v) {
+                ("const", Value::String(s)) => {
+                    out.insert(s.clone());
+                }
+                ("properties", Value::Object(props)) => props.values().for_each(|p| walk(p, out)),
+                ("items" | "additionalProperties", _) => walk(v, out),
+                ("anyOf" | "allOf", Value::Array(parts)) => parts.iter().for_each(|p| walk(p, out)),
+                _ => {}
+            }
+        }
+    }
+    let mut values = BTreeSet::new();
+    doc.defs.values().for_each(|d| walk(d, &mut values));
+    let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for v in values {
+        by_name.entry(names::type_name(&v)).or_default().push(v);
+    }
+    let mut out = BTreeMap::new();
+    for (name, values) in by_name {
+        if let [only] = values.as_slice() {
+            out.insert(only.clone(), name);
+        } else {
+            for (i, v) in values.into_iter().enumerate() {
+                out.insert(v, format!("{name}V{}", i + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Whether no JSON value can tell two arm signatures apart.
+fn indistinguishable(a: &Signature, b: &Signature) -> bool {
+    let tags_overlap = a.tags.is_empty()
+        || b.tags.is_empty()
+        || a.tags.iter().any(|t| b.tags.contains(t))
+        || (a.tag_optional && b.tag_optional);
+    tags_overlap
+        && a.json == b.json
+        && a.required == b.required
+        && a.known == b.known
+        && a.items == b.items
+}
+
+/// How many arms of a union are arrays.
+fn array_arms(arms: &[Value]) -> usize {
+    arms.iter()
+        .filter(|a| a.get("type").and_then(Value::as_str) == Some("array"))
+        .count()
+}
+
+/// Schemas that are references or combinations are kept whole, as `allOf` of both.
 fn merge_property(a: &Value, b: &Value) -> Option<Value> {
+    if a == b {
+        return Some(a.clone());
+    }
     let (Value::Object(a), Value::Object(b)) = (a, b) else {
-        return if a == b { Some(a.clone()) } else { None };
+        return None;
     };
+    let composite = |m: &Map<String, Value>| {
+        ["$ref", "anyOf", "allOf"]
+            .iter()
+            .any(|k| m.contains_key(*k))
+    };
+    if composite(a) || composite(b) {
+        return Some(serde_json::json!({ "allOf": [a, b] }));
+    }
     let mut out = a.clone();
     for (k, v) in b {
         match out.get(k) {

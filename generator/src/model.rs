@@ -143,6 +143,10 @@ pub struct Signature {
     /// For an array arm: the signatures its first element is matched against.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<Signature>,
+    /// For an arm that is itself a union: the signatures of its arms, any of which
+    /// selects this arm.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alts: Vec<Signature>,
     /// Set when this arm cannot be told apart from another arm, which decoding chooses
     /// instead (see `overrides::INDISTINGUISHABLE_ARMS`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,6 +216,8 @@ pub enum ConstValue {
     String(String),
     /// An integer const.
     Integer(i64),
+    /// A boolean const.
+    Boolean(bool),
 }
 
 impl TypeRef {

@@ -38,6 +38,16 @@ pub const INDISTINGUISHABLE_ARMS: &[(&str, &str, &str)] = &[
         "Result",
         "an open object with only `_meta`, exactly like `Result` (2025-11-25)",
     ),
+    (
+        "DeleteTaskResult",
+        "Result",
+        "an open object with only `_meta`, exactly like `Result` (draft revisions of 2025-10)",
+    ),
+    (
+        "JSONRPCIncompleteResultResponse",
+        "JSONRPCResultResponse",
+        "its `IncompleteResult` has only optional properties, like `Result` (draft revisions of 2026-02)",
+    ),
 ];
 
 /// The Rust name a definition is renamed to, if it is.

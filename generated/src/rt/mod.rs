@@ -167,3 +167,62 @@ macro_rules! const_int {
 }
 #[allow(unused_imports)] // unused when no enabled version has an integer const
 pub(crate) use const_int;
+
+#[doc(hidden)]
+pub struct ConstBoolVisitor(pub bool);
+
+impl serde::de::Visitor<'_> for ConstBoolVisitor {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the boolean {}", self.0)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<(), E> {
+        if v == self.0 {
+            Ok(())
+        } else {
+            Err(E::invalid_value(serde::de::Unexpected::Bool(v), &self))
+        }
+    }
+}
+
+/// Defines a zero-sized marker that encodes as one boolean and decodes only from it.
+#[allow(unused_macros)]
+macro_rules! const_bool {
+    ($name:ident, $value:literal) => {
+        #[doc = concat!("The constant `", stringify!($value), "`: encodes as that boolean and decodes only from it.")]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name;
+
+        impl $name {
+            /// The one accepted value.
+            pub const VALUE: bool = $value;
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_bool($value)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_bool($crate::rt::ConstBoolVisitor($value)).map(|()| $name)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                concat!("Const_", stringify!($name)).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "boolean", "const": $value })
+            }
+        }
+    };
+}
+#[allow(unused_imports)] // unused when no enabled version has a boolean const
+pub(crate) use const_bool;

@@ -57,6 +57,8 @@ pub struct Arm {
     pub required: &'static [&'static [&'static str]],
     /// For an object arm: every property it declares.
     pub known: &'static [&'static str],
+    /// For an arm that is itself a union: its arms, any of which selects this arm.
+    pub alts: &'static [Arm],
     /// For an array arm: signatures of its elements.
     pub items: &'static [Arm],
     /// Never chosen on decode (indistinguishable from another arm).
@@ -140,7 +142,7 @@ fn most_specific(candidates: &[(usize, &Arm)], v: &Value) -> Result<usize, Strin
         .iter()
         .filter(|(_, a)| a.required.iter().all(|p| has_path(v, p)))
         .collect();
-    let winners: Vec<usize> = matching
+    let mut winners: Vec<usize> = matching
         .iter()
         .filter(|(_, m)| {
             matching
@@ -149,6 +151,8 @@ fn most_specific(candidates: &[(usize, &Arm)], v: &Value) -> Result<usize, Strin
         })
         .map(|(i, _)| *i)
         .collect();
+    // Several arms of one nested union may win for the same outer arm.
+    winners.dedup();
     if let [one] = winners.as_slice() {
         return Ok(*one);
     }
@@ -229,10 +233,20 @@ impl Union {
 
 fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, String> {
     let kind = kind_of(value);
+    // An arm that is itself a union takes part through each of its own arms.
     let mut candidates: Vec<(usize, &Arm)> = arms
         .iter()
         .enumerate()
-        .filter(|(_, a)| !a.shadowed && fits(a.json, kind))
+        .filter(|(_, a)| !a.shadowed)
+        .flat_map(|(i, a)| {
+            let alts = if a.alts.is_empty() {
+                std::slice::from_ref(a)
+            } else {
+                a.alts
+            };
+            alts.iter().map(move |alt| (i, alt))
+        })
+        .filter(|(_, a)| fits(a.json, kind))
         .collect();
     if candidates.is_empty() {
         let expected: Vec<&str> = arms.iter().map(|a| kind_word(a.json)).collect();
@@ -268,8 +282,11 @@ fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, Strin
             }
         }
     }
-    if let [(only, _)] = candidates.as_slice() {
-        return Ok(*only);
+    if let Some((first, _)) = candidates.first() {
+        if candidates.iter().all(|(i, _)| i == first) {
+            // One arm is left: its own decoder reports anything else that is wrong.
+            return Ok(*first);
+        }
     }
     match value {
         Value::Object(_) => most_specific(&candidates, value),

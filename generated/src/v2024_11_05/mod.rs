@@ -214,6 +214,7 @@ impl CallToolResultContentItem {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -224,6 +225,7 @@ impl CallToolResultContentItem {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -234,6 +236,7 @@ impl CallToolResultContentItem {
                 required: &[&["resource"], &["type"]],
                 known: &["annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -408,6 +411,7 @@ impl ClientNotification {
                 required: &[&["method"], &["params"], &["params", "requestId"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -418,6 +422,7 @@ impl ClientNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -433,6 +438,7 @@ impl ClientNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -443,6 +449,7 @@ impl ClientNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -572,6 +579,7 @@ impl ClientRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -582,6 +590,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -592,6 +601,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -602,6 +612,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -612,6 +623,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -622,6 +634,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -632,6 +645,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -642,6 +656,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -652,6 +667,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "name"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -662,6 +678,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -672,6 +689,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "name"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -682,6 +700,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "level"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -697,6 +716,7 @@ impl ClientRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -855,6 +875,7 @@ impl ClientResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -865,6 +886,7 @@ impl ClientResult {
                 required: &[&["content"], &["model"], &["role"]],
                 known: &["_meta", "content", "model", "role", "stopReason"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -875,6 +897,7 @@ impl ClientResult {
                 required: &[&["roots"]],
                 known: &["_meta", "roots"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -999,6 +1022,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["name"], &["type"]],
                 known: &["name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1009,6 +1033,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["type"], &["uri"]],
                 known: &["type", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1298,6 +1323,7 @@ impl CreateMessageResultContent {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1308,6 +1334,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1425,6 +1452,7 @@ impl EmbeddedResourceResource {
                 required: &[&["text"], &["uri"]],
                 known: &["mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1435,6 +1463,7 @@ impl EmbeddedResourceResource {
                 required: &[&["blob"], &["uri"]],
                 known: &["blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1834,6 +1863,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1844,6 +1874,7 @@ impl JsonRpcMessage {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1854,6 +1885,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["result"]],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1870,6 +1902,7 @@ impl JsonRpcMessage {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2941,6 +2974,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2951,6 +2985,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3136,6 +3171,7 @@ impl PromptMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3146,6 +3182,7 @@ impl PromptMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3156,6 +3193,7 @@ impl PromptMessageContent {
                 required: &[&["resource"], &["type"]],
                 known: &["annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3320,6 +3358,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["text"], &["uri"]],
                 known: &["mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3330,6 +3369,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["blob"], &["uri"]],
                 known: &["blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3422,6 +3462,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3432,6 +3473,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3993,6 +4035,7 @@ impl SamplingMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4003,6 +4046,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4208,6 +4252,7 @@ impl ServerNotification {
                 required: &[&["method"], &["params"], &["params", "requestId"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4223,6 +4268,7 @@ impl ServerNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4233,6 +4279,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4243,6 +4290,7 @@ impl ServerNotification {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4253,6 +4301,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4263,6 +4312,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4278,6 +4328,7 @@ impl ServerNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4406,6 +4457,7 @@ impl ServerRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4421,6 +4473,7 @@ impl ServerRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4431,6 +4484,7 @@ impl ServerRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4530,6 +4584,7 @@ impl ServerResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4552,6 +4607,7 @@ impl ServerResult {
                     "serverInfo",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4562,6 +4618,7 @@ impl ServerResult {
                 required: &[&["resources"]],
                 known: &["_meta", "nextCursor", "resources"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4572,6 +4629,7 @@ impl ServerResult {
                 required: &[&["resourceTemplates"]],
                 known: &["_meta", "nextCursor", "resourceTemplates"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4582,6 +4640,7 @@ impl ServerResult {
                 required: &[&["contents"]],
                 known: &["_meta", "contents"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4592,6 +4651,7 @@ impl ServerResult {
                 required: &[&["prompts"]],
                 known: &["_meta", "nextCursor", "prompts"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4602,6 +4662,7 @@ impl ServerResult {
                 required: &[&["messages"]],
                 known: &["_meta", "description", "messages"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4612,6 +4673,7 @@ impl ServerResult {
                 required: &[&["tools"]],
                 known: &["_meta", "nextCursor", "tools"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4622,6 +4684,7 @@ impl ServerResult {
                 required: &[&["content"]],
                 known: &["_meta", "content", "isError"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4632,6 +4695,7 @@ impl ServerResult {
                 required: &[&["completion"], &["completion", "values"]],
                 known: &["_meta", "completion"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],

@@ -224,6 +224,7 @@ impl CallToolResultContentItem {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -234,6 +235,7 @@ impl CallToolResultContentItem {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -244,6 +246,7 @@ impl CallToolResultContentItem {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -254,6 +257,7 @@ impl CallToolResultContentItem {
                 required: &[&["resource"], &["type"]],
                 known: &["annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -435,6 +439,7 @@ impl ClientNotification {
                 required: &[&["method"], &["params"], &["params", "requestId"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -445,6 +450,7 @@ impl ClientNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -460,6 +466,7 @@ impl ClientNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -470,6 +477,7 @@ impl ClientNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -599,6 +607,7 @@ impl ClientRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -609,6 +618,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -619,6 +629,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -629,6 +640,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -639,6 +651,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -649,6 +662,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -659,6 +673,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -669,6 +684,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -679,6 +695,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "name"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -689,6 +706,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -699,6 +717,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "name"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -709,6 +728,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "level"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -724,6 +744,7 @@ impl ClientRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -882,6 +903,7 @@ impl ClientResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -892,6 +914,7 @@ impl ClientResult {
                 required: &[&["content"], &["model"], &["role"]],
                 known: &["_meta", "content", "model", "role", "stopReason"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -902,6 +925,7 @@ impl ClientResult {
                 required: &[&["roots"]],
                 known: &["_meta", "roots"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1026,6 +1050,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["name"], &["type"]],
                 known: &["name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1036,6 +1061,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["type"], &["uri"]],
                 known: &["type", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1328,6 +1354,7 @@ impl CreateMessageResultContent {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1338,6 +1365,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1348,6 +1376,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1443,6 +1472,7 @@ impl EmbeddedResourceResource {
                 required: &[&["text"], &["uri"]],
                 known: &["mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1453,6 +1483,7 @@ impl EmbeddedResourceResource {
                 required: &[&["blob"], &["uri"]],
                 known: &["blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1784,6 +1815,7 @@ impl JsonRpcBatchRequestItem {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1794,6 +1826,7 @@ impl JsonRpcBatchRequestItem {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1868,6 +1901,7 @@ impl JsonRpcBatchResponseItem {
                 required: &[&["id"], &["jsonrpc"], &["result"]],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1884,6 +1918,7 @@ impl JsonRpcBatchResponseItem {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2003,6 +2038,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2013,6 +2049,7 @@ impl JsonRpcMessage {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2031,6 +2068,7 @@ impl JsonRpcMessage {
                         required: &[&["id"], &["jsonrpc"], &["method"]],
                         known: &["id", "jsonrpc", "method", "params"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -2041,9 +2079,11 @@ impl JsonRpcMessage {
                         required: &[&["jsonrpc"], &["method"]],
                         known: &["jsonrpc", "method", "params"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2054,6 +2094,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["result"]],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2070,6 +2111,7 @@ impl JsonRpcMessage {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2088,6 +2130,7 @@ impl JsonRpcMessage {
                         required: &[&["id"], &["jsonrpc"], &["result"]],
                         known: &["id", "jsonrpc", "result"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -2104,9 +2147,11 @@ impl JsonRpcMessage {
                         ],
                         known: &["error", "id", "jsonrpc"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3199,6 +3244,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3209,6 +3255,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3397,6 +3444,7 @@ impl PromptMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3407,6 +3455,7 @@ impl PromptMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3417,6 +3466,7 @@ impl PromptMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3427,6 +3477,7 @@ impl PromptMessageContent {
                 required: &[&["resource"], &["type"]],
                 known: &["annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3598,6 +3649,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["text"], &["uri"]],
                 known: &["mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3608,6 +3660,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["blob"], &["uri"]],
                 known: &["blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3700,6 +3753,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3710,6 +3764,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4216,6 +4271,7 @@ impl SamplingMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4226,6 +4282,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4236,6 +4293,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4453,6 +4511,7 @@ impl ServerNotification {
                 required: &[&["method"], &["params"], &["params", "requestId"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4468,6 +4527,7 @@ impl ServerNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4478,6 +4538,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4488,6 +4549,7 @@ impl ServerNotification {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4498,6 +4560,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4508,6 +4571,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4523,6 +4587,7 @@ impl ServerNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4651,6 +4716,7 @@ impl ServerRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4666,6 +4732,7 @@ impl ServerRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4676,6 +4743,7 @@ impl ServerRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4775,6 +4843,7 @@ impl ServerResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4797,6 +4866,7 @@ impl ServerResult {
                     "serverInfo",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4807,6 +4877,7 @@ impl ServerResult {
                 required: &[&["resources"]],
                 known: &["_meta", "nextCursor", "resources"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4817,6 +4888,7 @@ impl ServerResult {
                 required: &[&["resourceTemplates"]],
                 known: &["_meta", "nextCursor", "resourceTemplates"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4827,6 +4899,7 @@ impl ServerResult {
                 required: &[&["contents"]],
                 known: &["_meta", "contents"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4837,6 +4910,7 @@ impl ServerResult {
                 required: &[&["prompts"]],
                 known: &["_meta", "nextCursor", "prompts"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4847,6 +4921,7 @@ impl ServerResult {
                 required: &[&["messages"]],
                 known: &["_meta", "description", "messages"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4857,6 +4932,7 @@ impl ServerResult {
                 required: &[&["tools"]],
                 known: &["_meta", "nextCursor", "tools"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4867,6 +4943,7 @@ impl ServerResult {
                 required: &[&["content"]],
                 known: &["_meta", "content", "isError"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4877,6 +4954,7 @@ impl ServerResult {
                 required: &[&["completion"], &["completion", "values"]],
                 known: &["_meta", "completion"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],

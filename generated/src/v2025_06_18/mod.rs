@@ -414,6 +414,7 @@ impl ClientNotification {
                 required: &[&["method"], &["params"], &["params", "requestId"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -424,6 +425,7 @@ impl ClientNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -439,6 +441,7 @@ impl ClientNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -449,6 +452,7 @@ impl ClientNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -578,6 +582,7 @@ impl ClientRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -588,6 +593,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -598,6 +604,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -608,6 +615,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -618,6 +626,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -628,6 +637,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -638,6 +648,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -648,6 +659,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -658,6 +670,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "name"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -668,6 +681,7 @@ impl ClientRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -678,6 +692,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "name"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -688,6 +703,7 @@ impl ClientRequest {
                 required: &[&["method"], &["params"], &["params", "level"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -703,6 +719,7 @@ impl ClientRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -864,6 +881,7 @@ impl ClientResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -874,6 +892,7 @@ impl ClientResult {
                 required: &[&["content"], &["model"], &["role"]],
                 known: &["_meta", "content", "model", "role", "stopReason"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -884,6 +903,7 @@ impl ClientResult {
                 required: &[&["roots"]],
                 known: &["_meta", "roots"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -894,6 +914,7 @@ impl ClientResult {
                 required: &[&["action"]],
                 known: &["_meta", "action", "content"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1053,6 +1074,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["name"], &["type"]],
                 known: &["name", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1063,6 +1085,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["type"], &["uri"]],
                 known: &["type", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1200,6 +1223,7 @@ impl ContentBlock {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1210,6 +1234,7 @@ impl ContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1220,6 +1245,7 @@ impl ContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1240,6 +1266,7 @@ impl ContentBlock {
                     "uri",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1250,6 +1277,7 @@ impl ContentBlock {
                 required: &[&["resource"], &["type"]],
                 known: &["_meta", "annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1507,6 +1535,7 @@ impl CreateMessageResultContent {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1517,6 +1546,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1527,6 +1557,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1770,6 +1801,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1780,6 +1812,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1790,6 +1823,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1891,6 +1925,7 @@ impl EmbeddedResourceResource {
                 required: &[&["text"], &["uri"]],
                 known: &["_meta", "mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1901,6 +1936,7 @@ impl EmbeddedResourceResource {
                 required: &[&["blob"], &["uri"]],
                 known: &["_meta", "blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2293,6 +2329,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2303,6 +2340,7 @@ impl JsonRpcMessage {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2313,6 +2351,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["result"]],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2329,6 +2368,7 @@ impl JsonRpcMessage {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3409,6 +3449,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3419,6 +3460,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["type"]],
                 known: &["description", "maximum", "minimum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3429,6 +3471,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["type"]],
                 known: &["default", "description", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3439,6 +3482,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["enum"], &["type"]],
                 known: &["description", "enum", "enumNames", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3552,6 +3596,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3562,6 +3607,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3839,6 +3885,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["text"], &["uri"]],
                 known: &["_meta", "mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3849,6 +3896,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["blob"], &["uri"]],
                 known: &["_meta", "blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3941,6 +3989,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3951,6 +4000,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4516,6 +4566,7 @@ impl SamplingMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4526,6 +4577,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4536,6 +4588,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4753,6 +4806,7 @@ impl ServerNotification {
                 required: &[&["method"], &["params"], &["params", "requestId"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4768,6 +4822,7 @@ impl ServerNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4778,6 +4833,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4788,6 +4844,7 @@ impl ServerNotification {
                 required: &[&["method"], &["params"], &["params", "uri"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4798,6 +4855,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4808,6 +4866,7 @@ impl ServerNotification {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4823,6 +4882,7 @@ impl ServerNotification {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4954,6 +5014,7 @@ impl ServerRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4969,6 +5030,7 @@ impl ServerRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4979,6 +5041,7 @@ impl ServerRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4994,6 +5057,7 @@ impl ServerRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5100,6 +5164,7 @@ impl ServerResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5122,6 +5187,7 @@ impl ServerResult {
                     "serverInfo",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5132,6 +5198,7 @@ impl ServerResult {
                 required: &[&["resources"]],
                 known: &["_meta", "nextCursor", "resources"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5142,6 +5209,7 @@ impl ServerResult {
                 required: &[&["resourceTemplates"]],
                 known: &["_meta", "nextCursor", "resourceTemplates"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5152,6 +5220,7 @@ impl ServerResult {
                 required: &[&["contents"]],
                 known: &["_meta", "contents"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5162,6 +5231,7 @@ impl ServerResult {
                 required: &[&["prompts"]],
                 known: &["_meta", "nextCursor", "prompts"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5172,6 +5242,7 @@ impl ServerResult {
                 required: &[&["messages"]],
                 known: &["_meta", "description", "messages"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5182,6 +5253,7 @@ impl ServerResult {
                 required: &[&["tools"]],
                 known: &["_meta", "nextCursor", "tools"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5192,6 +5264,7 @@ impl ServerResult {
                 required: &[&["content"]],
                 known: &["_meta", "content", "isError", "structuredContent"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5202,6 +5275,7 @@ impl ServerResult {
                 required: &[&["completion"], &["completion", "values"]],
                 known: &["_meta", "completion"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],

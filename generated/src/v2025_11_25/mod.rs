@@ -747,6 +747,7 @@ impl ClientNotification {
                 required: &[&["jsonrpc"], &["method"], &["params"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -757,6 +758,7 @@ impl ClientNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -773,6 +775,7 @@ impl ClientNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -792,6 +795,7 @@ impl ClientNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -802,6 +806,7 @@ impl ClientNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -954,6 +959,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -964,6 +970,7 @@ impl ClientRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -974,6 +981,7 @@ impl ClientRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -984,6 +992,7 @@ impl ClientRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1000,6 +1009,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1016,6 +1026,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1032,6 +1043,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1042,6 +1054,7 @@ impl ClientRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1058,6 +1071,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1068,6 +1082,7 @@ impl ClientRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1084,6 +1099,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1100,6 +1116,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1116,6 +1133,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1132,6 +1150,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1142,6 +1161,7 @@ impl ClientRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1158,6 +1178,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1175,6 +1196,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1382,6 +1404,7 @@ impl ClientResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1407,6 +1430,7 @@ impl ClientResult {
                     "ttl",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1417,6 +1441,7 @@ impl ClientResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: true,
             },
             crate::rt::union::Arm {
@@ -1442,6 +1467,7 @@ impl ClientResult {
                     "ttl",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: true,
             },
             crate::rt::union::Arm {
@@ -1452,6 +1478,7 @@ impl ClientResult {
                 required: &[&["tasks"]],
                 known: &["_meta", "nextCursor", "tasks"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1462,6 +1489,7 @@ impl ClientResult {
                 required: &[&["content"], &["model"], &["role"]],
                 known: &["_meta", "content", "model", "role", "stopReason"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1472,6 +1500,7 @@ impl ClientResult {
                 required: &[&["roots"]],
                 known: &["_meta", "roots"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1482,6 +1511,7 @@ impl ClientResult {
                 required: &[&["action"]],
                 known: &["_meta", "action", "content"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1707,6 +1737,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["name"], &["type"]],
                 known: &["name", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1717,6 +1748,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["type"], &["uri"]],
                 known: &["type", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1854,6 +1886,7 @@ impl ContentBlock {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1864,6 +1897,7 @@ impl ContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1874,6 +1908,7 @@ impl ContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1895,6 +1930,7 @@ impl ContentBlock {
                     "uri",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1905,6 +1941,7 @@ impl ContentBlock {
                 required: &[&["resource"], &["type"]],
                 known: &["_meta", "annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2237,6 +2274,7 @@ impl CreateMessageResultContent {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2247,6 +2285,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2257,6 +2296,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2267,6 +2307,7 @@ impl CreateMessageResultContent {
                 required: &[&["id"], &["input"], &["name"], &["type"]],
                 known: &["_meta", "id", "input", "name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2284,6 +2325,7 @@ impl CreateMessageResultContent {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2302,6 +2344,7 @@ impl CreateMessageResultContent {
                         required: &[&["text"], &["type"]],
                         known: &["_meta", "annotations", "text", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -2312,6 +2355,7 @@ impl CreateMessageResultContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -2322,6 +2366,7 @@ impl CreateMessageResultContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -2332,6 +2377,7 @@ impl CreateMessageResultContent {
                         required: &[&["id"], &["input"], &["name"], &["type"]],
                         known: &["_meta", "id", "input", "name", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -2349,9 +2395,11 @@ impl CreateMessageResultContent {
                             "type",
                         ],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2587,6 +2635,7 @@ impl ElicitRequestParams {
                 required: &[&["elicitationId"], &["message"], &["mode"], &["url"]],
                 known: &["_meta", "elicitationId", "message", "mode", "task", "url"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2602,6 +2651,7 @@ impl ElicitRequestParams {
                 ],
                 known: &["_meta", "message", "mode", "requestedSchema", "task"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2850,9 +2900,11 @@ impl ElicitResultContentValue {
                         required: &[],
                         known: &[],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2863,6 +2915,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2873,6 +2926,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2883,6 +2937,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3034,6 +3089,7 @@ impl EmbeddedResourceResource {
                 required: &[&["text"], &["uri"]],
                 known: &["_meta", "mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3044,6 +3100,7 @@ impl EmbeddedResourceResource {
                 required: &[&["blob"], &["uri"]],
                 known: &["_meta", "blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3125,6 +3182,7 @@ impl EnumSchema {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3135,6 +3193,7 @@ impl EnumSchema {
                 required: &[&["oneOf"], &["type"]],
                 known: &["default", "description", "oneOf", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3158,6 +3217,7 @@ impl EnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3176,6 +3236,7 @@ impl EnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3186,6 +3247,7 @@ impl EnumSchema {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "enumNames", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3955,6 +4017,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3965,6 +4028,7 @@ impl JsonRpcMessage {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3975,6 +4039,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["result"]],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3990,6 +4055,7 @@ impl JsonRpcMessage {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4121,6 +4187,7 @@ impl JsonRpcResponse {
                 required: &[&["id"], &["jsonrpc"], &["result"]],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4136,6 +4203,7 @@ impl JsonRpcResponse {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4794,6 +4862,7 @@ impl MultiSelectEnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4812,6 +4881,7 @@ impl MultiSelectEnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5150,6 +5220,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5167,6 +5238,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5177,6 +5249,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["type"]],
                 known: &["default", "description", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5187,6 +5260,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5197,6 +5271,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["oneOf"], &["type"]],
                 known: &["default", "description", "oneOf", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5220,6 +5295,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5238,6 +5314,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5248,6 +5325,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "enumNames", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5417,6 +5495,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5427,6 +5506,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5743,6 +5823,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["text"], &["uri"]],
                 known: &["_meta", "mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5753,6 +5834,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["blob"], &["uri"]],
                 known: &["_meta", "blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5869,6 +5951,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5879,6 +5962,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -6561,6 +6645,7 @@ impl SamplingMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6571,6 +6656,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6581,6 +6667,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6591,6 +6678,7 @@ impl SamplingMessageContent {
                 required: &[&["id"], &["input"], &["name"], &["type"]],
                 known: &["_meta", "id", "input", "name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6608,6 +6696,7 @@ impl SamplingMessageContent {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6626,6 +6715,7 @@ impl SamplingMessageContent {
                         required: &[&["text"], &["type"]],
                         known: &["_meta", "annotations", "text", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6636,6 +6726,7 @@ impl SamplingMessageContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6646,6 +6737,7 @@ impl SamplingMessageContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6656,6 +6748,7 @@ impl SamplingMessageContent {
                         required: &[&["id"], &["input"], &["name"], &["type"]],
                         known: &["_meta", "id", "input", "name", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6673,9 +6766,11 @@ impl SamplingMessageContent {
                             "type",
                         ],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -6780,6 +6875,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6790,6 +6886,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6800,6 +6897,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6810,6 +6908,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["id"], &["input"], &["name"], &["type"]],
                 known: &["_meta", "id", "input", "name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6827,6 +6926,7 @@ impl SamplingMessageContentBlock {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -7148,6 +7248,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"], &["params"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7164,6 +7265,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7174,6 +7276,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7184,6 +7287,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"], &["params"], &["params", "uri"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7194,6 +7298,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7204,6 +7309,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7223,6 +7329,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7239,6 +7346,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7254,6 +7362,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -7417,6 +7526,7 @@ impl ServerRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7433,6 +7543,7 @@ impl ServerRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7449,6 +7560,7 @@ impl ServerRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7465,6 +7577,7 @@ impl ServerRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7475,6 +7588,7 @@ impl ServerRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7492,6 +7606,7 @@ impl ServerRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7502,6 +7617,7 @@ impl ServerRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7512,6 +7628,7 @@ impl ServerRequest {
                 required: &[&["id"], &["jsonrpc"], &["method"], &["params"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -7660,6 +7777,7 @@ impl ServerResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7682,6 +7800,7 @@ impl ServerResult {
                     "serverInfo",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7692,6 +7811,7 @@ impl ServerResult {
                 required: &[&["resources"]],
                 known: &["_meta", "nextCursor", "resources"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7702,6 +7822,7 @@ impl ServerResult {
                 required: &[&["resourceTemplates"]],
                 known: &["_meta", "nextCursor", "resourceTemplates"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7712,6 +7833,7 @@ impl ServerResult {
                 required: &[&["contents"]],
                 known: &["_meta", "contents"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7722,6 +7844,7 @@ impl ServerResult {
                 required: &[&["prompts"]],
                 known: &["_meta", "nextCursor", "prompts"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7732,6 +7855,7 @@ impl ServerResult {
                 required: &[&["messages"]],
                 known: &["_meta", "description", "messages"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7742,6 +7866,7 @@ impl ServerResult {
                 required: &[&["tools"]],
                 known: &["_meta", "nextCursor", "tools"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7752,6 +7877,7 @@ impl ServerResult {
                 required: &[&["content"]],
                 known: &["_meta", "content", "isError", "structuredContent"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7777,6 +7903,7 @@ impl ServerResult {
                     "ttl",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7787,6 +7914,7 @@ impl ServerResult {
                 required: &[],
                 known: &["_meta"],
                 items: &[],
+                alts: &[],
                 shadowed: true,
             },
             crate::rt::union::Arm {
@@ -7812,6 +7940,7 @@ impl ServerResult {
                     "ttl",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: true,
             },
             crate::rt::union::Arm {
@@ -7822,6 +7951,7 @@ impl ServerResult {
                 required: &[&["tasks"]],
                 known: &["_meta", "nextCursor", "tasks"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7832,6 +7962,7 @@ impl ServerResult {
                 required: &[&["completion"], &["completion", "values"]],
                 known: &["_meta", "completion"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -8052,6 +8183,7 @@ impl SingleSelectEnumSchema {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -8062,6 +8194,7 @@ impl SingleSelectEnumSchema {
                 required: &[&["oneOf"], &["type"]],
                 known: &["default", "description", "oneOf", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],

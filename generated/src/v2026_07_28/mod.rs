@@ -440,6 +440,7 @@ impl CallToolResultResponseResult {
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -456,6 +457,7 @@ impl CallToolResultResponseResult {
                     "structuredContent",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -708,6 +710,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -724,6 +727,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -740,6 +744,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -757,6 +762,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -774,6 +780,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -790,6 +797,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -807,6 +815,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -823,6 +832,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -840,6 +850,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -858,6 +869,7 @@ impl ClientRequest {
                 ],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1078,6 +1090,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["name"], &["type"]],
                 known: &["name", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1088,6 +1101,7 @@ impl CompleteRequestParamsRef {
                 required: &[&["type"], &["uri"]],
                 known: &["type", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1243,6 +1257,7 @@ impl ContentBlock {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1253,6 +1268,7 @@ impl ContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1263,6 +1279,7 @@ impl ContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1284,6 +1301,7 @@ impl ContentBlock {
                     "uri",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1294,6 +1312,7 @@ impl ContentBlock {
                 required: &[&["resource"], &["type"]],
                 known: &["_meta", "annotations", "resource", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -1588,6 +1607,7 @@ impl CreateMessageResultContent {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1598,6 +1618,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1608,6 +1629,7 @@ impl CreateMessageResultContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1618,6 +1640,7 @@ impl CreateMessageResultContent {
                 required: &[&["id"], &["input"], &["name"], &["type"]],
                 known: &["_meta", "id", "input", "name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1635,6 +1658,7 @@ impl CreateMessageResultContent {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -1653,6 +1677,7 @@ impl CreateMessageResultContent {
                         required: &[&["text"], &["type"]],
                         known: &["_meta", "annotations", "text", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -1663,6 +1688,7 @@ impl CreateMessageResultContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -1673,6 +1699,7 @@ impl CreateMessageResultContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -1683,6 +1710,7 @@ impl CreateMessageResultContent {
                         required: &[&["id"], &["input"], &["name"], &["type"]],
                         known: &["_meta", "id", "input", "name", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -1700,9 +1728,11 @@ impl CreateMessageResultContent {
                             "type",
                         ],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2030,6 +2060,7 @@ impl ElicitRequestParams {
                 ],
                 known: &["message", "mode", "requestedSchema"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2040,6 +2071,7 @@ impl ElicitRequestParams {
                 required: &[&["message"], &["mode"], &["url"]],
                 known: &["message", "mode", "url"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2233,9 +2265,11 @@ impl ElicitResultContentValue {
                         required: &[],
                         known: &[],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2246,6 +2280,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2256,6 +2291,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2266,6 +2302,7 @@ impl ElicitResultContentValue {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2372,6 +2409,7 @@ impl EmbeddedResourceResource {
                 required: &[&["text"], &["uri"]],
                 known: &["_meta", "mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2382,6 +2420,7 @@ impl EmbeddedResourceResource {
                 required: &[&["blob"], &["uri"]],
                 known: &["_meta", "blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2464,6 +2503,7 @@ impl EnumSchema {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2474,6 +2514,7 @@ impl EnumSchema {
                 required: &[&["oneOf"], &["type"]],
                 known: &["default", "description", "oneOf", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2497,6 +2538,7 @@ impl EnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2515,6 +2557,7 @@ impl EnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2525,6 +2568,7 @@ impl EnumSchema {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "enumNames", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -2758,6 +2802,7 @@ impl GetPromptResultResponseResult {
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -2768,6 +2813,7 @@ impl GetPromptResultResponseResult {
                 required: &[&["messages"], &["resultType"]],
                 known: &["_meta", "description", "messages", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3116,6 +3162,7 @@ impl InputRequest {
                 ],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3126,6 +3173,7 @@ impl InputRequest {
                 required: &[&["method"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3136,6 +3184,7 @@ impl InputRequest {
                 required: &[&["method"], &["params"]],
                 known: &["method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3269,6 +3318,7 @@ impl InputResponse {
                 required: &[&["content"], &["model"], &["role"]],
                 known: &["_meta", "content", "model", "role", "stopReason"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3279,6 +3329,7 @@ impl InputResponse {
                 required: &[&["roots"]],
                 known: &["roots"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3289,6 +3340,7 @@ impl InputResponse {
                 required: &[&["action"]],
                 known: &["action", "content"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3525,6 +3577,7 @@ impl JsonRpcMessage {
                 required: &[&["id"], &["jsonrpc"], &["method"]],
                 known: &["id", "jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3535,6 +3588,7 @@ impl JsonRpcMessage {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3550,6 +3604,7 @@ impl JsonRpcMessage {
                 ],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3565,6 +3620,7 @@ impl JsonRpcMessage {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -3701,6 +3757,7 @@ impl JsonRpcResponse {
                 ],
                 known: &["id", "jsonrpc", "result"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -3716,6 +3773,7 @@ impl JsonRpcResponse {
                 ],
                 known: &["error", "id", "jsonrpc"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -4831,6 +4889,7 @@ impl MultiSelectEnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -4849,6 +4908,7 @@ impl MultiSelectEnumSchema {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5203,6 +5263,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5220,6 +5281,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5230,6 +5292,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["type"]],
                 known: &["default", "description", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5240,6 +5303,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5250,6 +5314,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["oneOf"], &["type"]],
                 known: &["default", "description", "oneOf", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5273,6 +5338,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5291,6 +5357,7 @@ impl PrimitiveSchemaDefinition {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5301,6 +5368,7 @@ impl PrimitiveSchemaDefinition {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "enumNames", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5467,6 +5535,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5477,6 +5546,7 @@ impl ProgressToken {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5851,6 +5921,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["text"], &["uri"]],
                 known: &["_meta", "mimeType", "text", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5861,6 +5932,7 @@ impl ReadResourceResultContentsItem {
                 required: &[&["blob"], &["uri"]],
                 known: &["_meta", "blob", "mimeType", "uri"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -5945,6 +6017,7 @@ impl ReadResourceResultResponseResult {
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -5955,6 +6028,7 @@ impl ReadResourceResultResponseResult {
                 required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
                 known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -6049,6 +6123,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6059,6 +6134,7 @@ impl RequestId {
                 required: &[],
                 known: &[],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -6749,6 +6825,7 @@ impl SamplingMessageContent {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6759,6 +6836,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6769,6 +6847,7 @@ impl SamplingMessageContent {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6779,6 +6858,7 @@ impl SamplingMessageContent {
                 required: &[&["id"], &["input"], &["name"], &["type"]],
                 known: &["_meta", "id", "input", "name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6796,6 +6876,7 @@ impl SamplingMessageContent {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6814,6 +6895,7 @@ impl SamplingMessageContent {
                         required: &[&["text"], &["type"]],
                         known: &["_meta", "annotations", "text", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6824,6 +6906,7 @@ impl SamplingMessageContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6834,6 +6917,7 @@ impl SamplingMessageContent {
                         required: &[&["data"], &["mimeType"], &["type"]],
                         known: &["_meta", "annotations", "data", "mimeType", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6844,6 +6928,7 @@ impl SamplingMessageContent {
                         required: &[&["id"], &["input"], &["name"], &["type"]],
                         known: &["_meta", "id", "input", "name", "type"],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                     crate::rt::union::Arm {
@@ -6861,9 +6946,11 @@ impl SamplingMessageContent {
                             "type",
                         ],
                         items: &[],
+                        alts: &[],
                         shadowed: false,
                     },
                 ],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -6968,6 +7055,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["text"], &["type"]],
                 known: &["_meta", "annotations", "text", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6978,6 +7066,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6988,6 +7077,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["data"], &["mimeType"], &["type"]],
                 known: &["_meta", "annotations", "data", "mimeType", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -6998,6 +7088,7 @@ impl SamplingMessageContentBlock {
                 required: &[&["id"], &["input"], &["name"], &["type"]],
                 known: &["_meta", "id", "input", "name", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7015,6 +7106,7 @@ impl SamplingMessageContentBlock {
                     "type",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -7257,6 +7349,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7273,6 +7366,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7283,6 +7377,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7298,6 +7393,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7308,6 +7404,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"], &["params"], &["params", "uri"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7318,6 +7415,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7328,6 +7426,7 @@ impl ServerNotification {
                 required: &[&["jsonrpc"], &["method"]],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7344,6 +7443,7 @@ impl ServerNotification {
                 ],
                 known: &["jsonrpc", "method", "params"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -7510,6 +7610,7 @@ impl ServerResult {
                 required: &[&["resultType"]],
                 known: &["_meta", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7520,6 +7621,7 @@ impl ServerResult {
                 required: &[&["resultType"]],
                 known: &["_meta", "inputRequests", "requestState", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7544,6 +7646,7 @@ impl ServerResult {
                     "ttlMs",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7566,6 +7669,7 @@ impl ServerResult {
                     "ttlMs",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7588,6 +7692,7 @@ impl ServerResult {
                     "ttlMs",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7598,6 +7703,7 @@ impl ServerResult {
                 required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
                 known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7612,6 +7718,7 @@ impl ServerResult {
                 ],
                 known: &["_meta", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7629,6 +7736,7 @@ impl ServerResult {
                     "ttlMs",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7639,6 +7747,7 @@ impl ServerResult {
                 required: &[&["messages"], &["resultType"]],
                 known: &["_meta", "description", "messages", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7656,6 +7765,7 @@ impl ServerResult {
                     "ttlMs",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7672,6 +7782,7 @@ impl ServerResult {
                     "structuredContent",
                 ],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7682,6 +7793,7 @@ impl ServerResult {
                 required: &[&["completion"], &["completion", "values"], &["resultType"]],
                 known: &["_meta", "completion", "resultType"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
@@ -7832,6 +7944,7 @@ impl SingleSelectEnumSchema {
                 required: &[&["enum"], &["type"]],
                 known: &["default", "description", "enum", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
             crate::rt::union::Arm {
@@ -7842,6 +7955,7 @@ impl SingleSelectEnumSchema {
                 required: &[&["oneOf"], &["type"]],
                 known: &["default", "description", "oneOf", "title", "type"],
                 items: &[],
+                alts: &[],
                 shadowed: false,
             },
         ],
