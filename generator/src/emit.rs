@@ -143,6 +143,16 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         let r = ident(r);
         quote!(#d => crate::roundtrip::<m::#r>(value),)
     });
+    let unions = model
+        .types
+        .iter()
+        .filter_map(|t| match (&t.origin, &t.kind) {
+            (Origin::Definition(d), Kind::Union { .. }) => {
+                let r = ident(&t.name);
+                Some(quote!(#d => m::#r::DECODE,))
+            }
+            _ => None,
+        });
     let doc = format!(
         " Every definition of protocol version `{}`, for tests.",
         model.version
@@ -159,6 +169,14 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         pub fn roundtrip(definition: &str, value: serde_json::Value) -> Option<Result<serde_json::Value, String>> {
             Some(match definition {
                 #( #arms )*
+                _ => return None,
+            })
+        }
+
+        /// The decoding facts of the union definition named `definition`.
+        pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
+            Some(match definition {
+                #( #unions )*
                 _ => return None,
             })
         }
@@ -504,7 +522,7 @@ impl Emitter {
                     "requires {}",
                     s.required
                         .iter()
-                        .map(|r| format!("`{r}`"))
+                        .map(|r| format!("`{}`", r.join(".")))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
@@ -536,10 +554,7 @@ fn sig_tokens(name: &str, s: &Signature) -> TokenStream {
     let json = format_ident!("{}", format!("{:?}", s.json));
     let tags = &s.tags;
     let tag_optional = s.tag_optional;
-    let required = s.required.iter().map(|r| {
-        let parts = r.split('.');
-        quote!(&[ #( #parts ),* ])
-    });
+    let required = s.required.iter().map(|parts| quote!(&[ #( #parts ),* ]));
     let items = s.items.iter().map(|i| sig_tokens(name, i));
     let known = &s.known;
     let alts = s.alts.iter().map(|i| sig_tokens(name, i));

@@ -780,13 +780,20 @@ impl Lowerer<'_> {
         }
     }
 
-    fn required_paths(&self, fields: &[Field], prefix: &str, depth: usize, out: &mut Vec<String>) {
+    fn required_paths(
+        &self,
+        fields: &[Field],
+        prefix: &[String],
+        depth: usize,
+        out: &mut Vec<Vec<String>>,
+    ) {
         for f in fields.iter().filter(|f| f.required) {
-            let path = format!("{prefix}{}", f.wire);
+            let mut path = prefix.to_vec();
+            path.push(f.wire.clone());
             out.push(path.clone());
             if depth > 1 {
                 if let Some(sub) = self.struct_fields(&f.ty) {
-                    self.required_paths(sub, &format!("{path}."), depth - 1, out);
+                    self.required_paths(sub, &path, depth - 1, out);
                 }
             }
         }
@@ -821,7 +828,7 @@ impl Lowerer<'_> {
         match self.resolve(ty) {
             TypeRef::Named(n) => match &self.types[n].kind {
                 Kind::Struct { fields, .. } => {
-                    self.required_paths(fields, "", SIGNATURE_DEPTH, &mut sig.required);
+                    self.required_paths(fields, &[], SIGNATURE_DEPTH, &mut sig.required);
                     sig.required.sort();
                     sig.known = fields.iter().map(|f| f.wire.clone()).collect();
                     sig.known.sort();

@@ -133,9 +133,9 @@ pub struct Signature {
     /// Whether the arm is chosen when the tag property is absent.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tag_optional: bool,
-    /// Required property paths (dot separated), sorted.
+    /// Required property paths (a key, or keys into required nested objects), sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub required: Vec<String>,
+    pub required: Vec<Vec<String>>,
     /// For an object arm: every property it declares, sorted. Breaks ties between arms
     /// with the same required properties.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -32,41 +32,37 @@ pub mod v2025_11_25;
 #[rustfmt::skip]
 pub mod v2026_07_28;
 
-/// The harness of each version: `(version, definitions, roundtrip)`.
-pub type Harness = (
-    &'static str,
-    &'static [(&'static str, &'static str)],
-    fn(&str, serde_json::Value) -> Option<Result<serde_json::Value, String>>,
-);
+/// The generated harness of one version.
+pub struct Harness {
+    /// Protocol version.
+    pub version: &'static str,
+    /// `(schema name, Rust name)` of every definition.
+    pub definitions: &'static [(&'static str, &'static str)],
+    /// Decodes a value as a definition and encodes it back.
+    pub roundtrip: fn(&str, serde_json::Value) -> Option<Result<serde_json::Value, String>>,
+    /// The decoding facts of a union definition.
+    pub union: fn(&str) -> Option<mcp_spec_types::rt::union::Union>,
+}
+
+macro_rules! harness {
+    ($version:literal, $module:ident) => {
+        Harness {
+            version: $version,
+            definitions: $module::DEFINITIONS,
+            roundtrip: $module::roundtrip,
+            union: $module::union,
+        }
+    };
+}
 
 /// Every version's harness.
 pub const VERSIONS: &[Harness] = &[
-    (
-        "2024-11-05",
-        v2024_11_05::DEFINITIONS,
-        v2024_11_05::roundtrip,
-    ),
-    (
-        "2025-03-26",
-        v2025_03_26::DEFINITIONS,
-        v2025_03_26::roundtrip,
-    ),
-    (
-        "2025-06-18",
-        v2025_06_18::DEFINITIONS,
-        v2025_06_18::roundtrip,
-    ),
-    (
-        "2025-11-25",
-        v2025_11_25::DEFINITIONS,
-        v2025_11_25::roundtrip,
-    ),
-    (
-        "2026-07-28",
-        v2026_07_28::DEFINITIONS,
-        v2026_07_28::roundtrip,
-    ),
-    ("draft", draft::DEFINITIONS, draft::roundtrip),
+    harness!("2024-11-05", v2024_11_05),
+    harness!("2025-03-26", v2025_03_26),
+    harness!("2025-06-18", v2025_06_18),
+    harness!("2025-11-25", v2025_11_25),
+    harness!("2026-07-28", v2026_07_28),
+    harness!("draft", draft),
 ];
 
 /// The README's Rust examples, compiled and run as doctests.

@@ -207,3 +207,21 @@ pub fn roundtrip(
         },
     )
 }
+
+/// The decoding facts of the union definition named `definition`.
+pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
+    Some(
+        match definition {
+            "ClientNotification" => m::ClientNotification::DECODE,
+            "ClientRequest" => m::ClientRequest::DECODE,
+            "ClientResult" => m::ClientResult::DECODE,
+            "JSONRPCMessage" => m::JsonRpcMessage::DECODE,
+            "ProgressToken" => m::ProgressToken::DECODE,
+            "RequestId" => m::RequestId::DECODE,
+            "ServerNotification" => m::ServerNotification::DECODE,
+            "ServerRequest" => m::ServerRequest::DECODE,
+            "ServerResult" => m::ServerResult::DECODE,
+            _ => return None,
+        },
+    )
+}

@@ -399,3 +399,29 @@ pub fn roundtrip(
         },
     )
 }
+
+/// The decoding facts of the union definition named `definition`.
+pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
+    Some(
+        match definition {
+            "ClientNotification" => m::ClientNotification::DECODE,
+            "ClientRequest" => m::ClientRequest::DECODE,
+            "ClientResult" => m::ClientResult::DECODE,
+            "ContentBlock" => m::ContentBlock::DECODE,
+            "ElicitRequestParams" => m::ElicitRequestParams::DECODE,
+            "EnumSchema" => m::EnumSchema::DECODE,
+            "JSONRPCMessage" => m::JsonRpcMessage::DECODE,
+            "JSONRPCResponse" => m::JsonRpcResponse::DECODE,
+            "MultiSelectEnumSchema" => m::MultiSelectEnumSchema::DECODE,
+            "PrimitiveSchemaDefinition" => m::PrimitiveSchemaDefinition::DECODE,
+            "ProgressToken" => m::ProgressToken::DECODE,
+            "RequestId" => m::RequestId::DECODE,
+            "SamplingMessageContentBlock" => m::SamplingMessageContentBlock::DECODE,
+            "ServerNotification" => m::ServerNotification::DECODE,
+            "ServerRequest" => m::ServerRequest::DECODE,
+            "ServerResult" => m::ServerResult::DECODE,
+            "SingleSelectEnumSchema" => m::SingleSelectEnumSchema::DECODE,
+            _ => return None,
+        },
+    )
+}

@@ -58,7 +58,8 @@ fn every_generated_file_has_the_header() {
 #[test]
 fn one_public_item_per_definition() {
     let mut report = Vec::new();
-    for (version, definitions, _) in VERSIONS {
+    for h in VERSIONS {
+        let (version, definitions) = (&h.version, h.definitions);
         let schema: Value = serde_json::from_str(
             &fs::read_to_string(root().join(format!("schema/{version}/schema.json"))).unwrap(),
         )
@@ -94,7 +95,7 @@ fn one_public_item_per_definition() {
                 }
             }
         }
-        for (schema_name, rust) in *definitions {
+        for (schema_name, rust) in definitions {
             assert_eq!(
                 items.get(rust),
                 Some(&1),

@@ -26,7 +26,8 @@ fn official_examples_round_trip() {
     let mut report = Vec::new();
     let mut unexpected = Vec::new();
     let mut expected = Vec::new();
-    for (version, _, roundtrip) in VERSIONS {
+    for h in VERSIONS {
+        let (version, roundtrip) = (&h.version, h.roundtrip);
         let dir = root().join("schema").join(version).join("examples");
         let Ok(folders) = fs::read_dir(&dir) else {
             continue;
@@ -95,4 +96,77 @@ fn official_examples_round_trip() {
         unexpected.len(),
         unexpected.join("\n")
     );
+}
+
+/// Every official example also decodes through every union definition it is an arm of,
+/// landing in exactly its own arm (never "the first arm that fits"), and round-trips
+/// there too. This is what mis-routed `tools/call` into `server/discover` elsewhere.
+#[test]
+fn official_examples_choose_their_own_arm_in_every_union() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for h in VERSIONS {
+        let dir = root().join("schema").join(h.version).join("examples");
+        let Ok(folders) = fs::read_dir(&dir) else {
+            continue;
+        };
+        let ir: Value = serde_json::from_str(
+            &fs::read_to_string(root().join(format!("generated/ir/{}.json", h.version))).unwrap(),
+        )
+        .unwrap();
+        for folder in folders.flatten() {
+            let definition = folder.file_name().to_string_lossy().to_string();
+            let Some((_, rust)) = h.definitions.iter().find(|(d, _)| *d == definition) else {
+                continue;
+            };
+            // The union definitions that have this definition as an arm, from the model.
+            let unions: Vec<&str> = ir["model"]["types"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["origin"]["definition"].is_string() && t["kind"]["kind"] == "union")
+                .filter(|t| {
+                    t["kind"]["variants"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|v| v["ty"]["of"] == *rust && v["signature"]["shadowed_by"].is_null())
+                })
+                .map(|t| t["origin"]["definition"].as_str().unwrap())
+                .collect();
+            for file in fs::read_dir(folder.path()).unwrap().flatten() {
+                let value: Value =
+                    serde_json::from_str(&fs::read_to_string(file.path()).unwrap()).unwrap();
+                let case = format!(
+                    "{} {definition}/{}",
+                    h.version,
+                    file.file_name().to_string_lossy()
+                );
+                if EXPECTED_FAILURES
+                    .iter()
+                    .any(|(v, c, _)| format!("{v} {c}") == case)
+                {
+                    continue;
+                }
+                for union in &unions {
+                    checked += 1;
+                    let facts = (h.union)(union).unwrap();
+                    match facts.select(&value) {
+                        Ok(i) if facts.arms[i].name == *rust => {}
+                        Ok(i) => {
+                            wrong.push(format!("{case}: {union} chose {}", facts.arms[i].name))
+                        }
+                        Err(e) => wrong.push(format!("{case}: {union}: {e}")),
+                    }
+                    match (h.roundtrip)(union, value.clone()) {
+                        Some(Ok(back)) if back == value => {}
+                        other => wrong.push(format!("{case}: {union} round trip: {other:?}")),
+                    }
+                }
+            }
+        }
+    }
+    println!("{checked} (example, union) pairs checked");
+    assert!(checked > 100, "too few pairs: {checked}");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

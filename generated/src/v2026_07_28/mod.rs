@@ -7713,7 +7713,7 @@ impl ServerResult {
                 tag_optional: true,
                 required: &[
                     &["_meta"],
-                    &["_meta", "io", "modelcontextprotocol/subscriptionId"],
+                    &["_meta", "io.modelcontextprotocol/subscriptionId"],
                     &["resultType"],
                 ],
                 known: &["_meta", "resultType"],
