@@ -10,6 +10,7 @@ pub mod docs;
 pub mod emit;
 pub mod load;
 pub mod lower;
+pub mod methods;
 pub mod model;
 pub mod names;
 pub mod overrides;

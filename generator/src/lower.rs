@@ -70,12 +70,14 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
     lw.check_alias_cycles()?;
     lw.finish_unions()?;
     lw.derive_flags();
+    let methods = crate::methods::methods(&doc.file, &lw.types, &lw.consts)?;
     Ok(Model {
         version: version.to_string(),
         dialect: doc.dialect,
         schema_sha256: schema_sha256.to_string(),
         types: lw.types.into_values().collect(),
         consts: lw.consts.into_values().collect(),
+        methods,
     })
 }
 

@@ -18,6 +18,54 @@ pub struct Model {
     pub types: Vec<TypeDef>,
     /// Const marker types used by fields, sorted by Rust name.
     pub consts: Vec<ConstDef>,
+    /// Every JSON-RPC request and notification, sorted by method.
+    pub methods: Vec<MethodDef>,
+}
+
+/// One JSON-RPC method.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MethodDef {
+    /// The method string, e.g. `tools/call`.
+    pub method: String,
+    /// Request or notification.
+    pub kind: MessageKind,
+    /// Who sends it.
+    pub direction: Direction,
+    /// Rust name of the message type (the schema's `…Request` / `…Notification`).
+    pub definition: String,
+    /// Type of `params`, if the message has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<TypeRef>,
+    /// Whether `params` is required.
+    pub params_required: bool,
+    /// Rust names of the result types that may answer a request, most specific first as
+    /// the schema lists them; empty for notifications.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<String>,
+    /// The schema unions the message is a member of (where its direction comes from).
+    pub via: Vec<String>,
+}
+
+/// Request or notification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    /// Expects a response.
+    Request,
+    /// Expects none.
+    Notification,
+}
+
+/// Who sends a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// The client sends it to the server.
+    ClientToServer,
+    /// The server sends it to the client.
+    ServerToClient,
+    /// Either side sends it (`ping`, `notifications/cancelled`, …).
+    Both,
 }
 
 /// The two JSON Schema dialects the upstream schemas are written in.

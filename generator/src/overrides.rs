@@ -92,3 +92,36 @@ pub fn implied_tag(def: &str) -> Option<(&'static str, &'static str, &'static st
         .find(|(d, ..)| *d == def)
         .map(|(_, prop, value, other, _)| (*prop, *value, *other))
 }
+
+/// Requests whose result type neither a `…ResultResponse` definition nor the naming
+/// convention (`<Stem>Request` → `<Stem>Result`) gives: `(request, result, reason)`.
+pub const REQUEST_RESULTS: &[(&str, &str, &str)] = &[
+    (
+        "PingRequest",
+        "EmptyResult",
+        "the lifecycle section says the receiver answers `ping` with an empty result",
+    ),
+    (
+        "SubscribeRequest",
+        "EmptyResult",
+        "`resources/subscribe` is acknowledged with an empty result",
+    ),
+    (
+        "UnsubscribeRequest",
+        "EmptyResult",
+        "`resources/unsubscribe` is acknowledged with an empty result",
+    ),
+    (
+        "SetLevelRequest",
+        "EmptyResult",
+        "`logging/setLevel` is acknowledged with an empty result",
+    ),
+];
+
+/// The result definition listed for a request, if any.
+pub fn request_result(request: &str) -> Option<&'static str> {
+    REQUEST_RESULTS
+        .iter()
+        .find(|(r, _, _)| *r == request)
+        .map(|(_, result, _)| *result)
+}

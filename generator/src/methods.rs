@@ -1,0 +1,239 @@
+//! The method model: every JSON-RPC request and notification of a version, its
+//! direction, params and result types, derived from the lowered types.
+//!
+//! - Direction comes from membership in the unions `ClientRequest`, `ServerRequest`,
+//!   `ClientNotification`, `ServerNotification` (following aliases, since 2026-07-28
+//!   inlines one-member unions), and `InputRequest` (2026-07-28: requests the server
+//!   sends inside an `InputRequiredResult`).
+//! - The method string is the `const` of the message's `method` property.
+//! - Results: the schema's `<Stem>ResultResponse` where it exists (its `result` may be a
+//!   union: every arm is a possible result); otherwise `<Stem>Result` by naming
+//!   convention; otherwise the override table [`overrides::REQUEST_RESULTS`]. A request
+//!   whose params have a `task` property may also be answered by `CreateTaskResult`
+//!   where the version defines it (task-augmented requests, 2025-11-25).
+//!   Lowering fails, naming the definition, if a request is left without a result.
+
+use std::collections::BTreeMap;
+
+use crate::model::{ConstValue, Direction, Kind, MessageKind, MethodDef, Origin, TypeDef, TypeRef};
+use crate::{Error, overrides};
+
+/// The unions that give a message its direction: `(union, kind, direction)`.
+const DIRECTION_UNIONS: &[(&str, MessageKind, Direction)] = &[
+    (
+        "ClientRequest",
+        MessageKind::Request,
+        Direction::ClientToServer,
+    ),
+    (
+        "ServerRequest",
+        MessageKind::Request,
+        Direction::ServerToClient,
+    ),
+    (
+        "InputRequest",
+        MessageKind::Request,
+        Direction::ServerToClient,
+    ),
+    (
+        "ClientNotification",
+        MessageKind::Notification,
+        Direction::ClientToServer,
+    ),
+    (
+        "ServerNotification",
+        MessageKind::Notification,
+        Direction::ServerToClient,
+    ),
+];
+
+/// Builds the sorted method table from the lowered types of one version.
+pub fn methods(
+    file: &str,
+    types: &BTreeMap<String, TypeDef>,
+    consts: &BTreeMap<String, crate::model::ConstDef>,
+) -> Result<Vec<MethodDef>, Error> {
+    let by_schema: BTreeMap<&str, &TypeDef> = types
+        .values()
+        .filter_map(|t| match &t.origin {
+            Origin::Definition(d) => Some((d.as_str(), t)),
+            Origin::Inline(_) => None,
+        })
+        .collect();
+    let resolve = |name: &str| -> Option<&TypeDef> {
+        let mut cur = types.get(name)?;
+        for _ in 0..16 {
+            match &cur.kind {
+                Kind::Alias {
+                    target: TypeRef::Named(n),
+                } => cur = types.get(n)?,
+                _ => return Some(cur),
+            }
+        }
+        None
+    };
+    let def_of = |t: &TypeDef| match &t.origin {
+        Origin::Definition(d) => d.clone(),
+        Origin::Inline(p) => p.clone(),
+    };
+
+    // Message definition (Rust name) → (kind, directions, unions it is a member of).
+    let mut members: BTreeMap<String, (MessageKind, Vec<Direction>, Vec<String>)> = BTreeMap::new();
+    for (union, kind, direction) in DIRECTION_UNIONS {
+        let Some(u) = by_schema.get(union) else {
+            continue;
+        };
+        let arms: Vec<String> = match &u.kind {
+            Kind::Union { variants, .. } => variants
+                .iter()
+                .filter_map(|v| match &v.ty {
+                    TypeRef::Named(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect(),
+            Kind::Alias {
+                target: TypeRef::Named(n),
+            } => vec![n.clone()],
+            // A one-member union that upstream inlined as a copy of its member: the
+            // member is the other definition with the same `method` const.
+            Kind::Struct { fields, .. } => {
+                let method = method_const(fields, consts);
+                let is_direction_union = |t: &TypeDef| matches!(&t.origin, Origin::Definition(d) if DIRECTION_UNIONS.iter().any(|(n, ..)| n == d));
+                let twin = types.values().find(|t| {
+                    t.name != u.name
+                        && !is_direction_union(t)
+                        && matches!(&t.origin, Origin::Definition(_))
+                        && matches!(&t.kind, Kind::Struct { fields, .. } if method.is_some() && method_const(fields, consts) == method)
+                });
+                vec![twin.unwrap_or(u).name.clone()]
+            }
+            _ => Vec::new(),
+        };
+        for arm in arms {
+            let entry = members
+                .entry(arm)
+                .or_insert((*kind, Vec::new(), Vec::new()));
+            if !entry.1.contains(direction) {
+                entry.1.push(*direction);
+            }
+            entry.2.push(union.to_string());
+        }
+    }
+
+    let mut out = Vec::new();
+    for (definition, (kind, directions, via)) in members {
+        let Some(t) = resolve(&definition) else {
+            continue;
+        };
+        let at = format!("{file} at {}", def_of(t));
+        let Kind::Struct { fields, .. } = &t.kind else {
+            return Err(Error::msg(format!("{at}: a {kind:?} must be an object")));
+        };
+        let method = method_const(fields, consts)
+            .ok_or_else(|| Error::msg(format!("{at}: no `method` const")))?;
+        let params = fields.iter().find(|f| f.wire == "params");
+        let direction = match directions.as_slice() {
+            [one] => *one,
+            _ => Direction::Both,
+        };
+        let results = match kind {
+            MessageKind::Notification => Vec::new(),
+            MessageKind::Request => {
+                let schema_name = def_of(t);
+                let stem = schema_name.strip_suffix("Request").unwrap_or(&schema_name);
+                let mut results = results_of(stem, &schema_name, &by_schema, types)
+                    .ok_or_else(|| {
+                        Error::msg(format!(
+                            "{at}: no result type for request `{method}`: no `{stem}ResultResponse`, \
+                             no `{stem}Result`, and no entry in overrides::REQUEST_RESULTS"
+                        ))
+                    })?;
+                let task_augmented = params.is_some_and(|p| has_task_field(&p.ty, types));
+                if let (true, Some(create)) = (task_augmented, by_schema.get("CreateTaskResult")) {
+                    if !results.contains(&create.name) {
+                        results.push(create.name.clone());
+                    }
+                }
+                results
+            }
+        };
+        out.push(MethodDef {
+            method,
+            kind,
+            direction,
+            definition: t.name.clone(),
+            params: params.map(|p| p.ty.clone()),
+            params_required: params.is_some_and(|p| p.required),
+            results,
+            via,
+        });
+    }
+    out.sort_by(|a, b| a.method.cmp(&b.method));
+    for pair in out.windows(2) {
+        if pair[0].method == pair[1].method {
+            return Err(Error::msg(format!(
+                "{file}: method `{}` is defined by both `{}` and `{}`",
+                pair[0].method, pair[0].definition, pair[1].definition
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The `method` const of a message's fields.
+fn method_const(
+    fields: &[crate::model::Field],
+    consts: &BTreeMap<String, crate::model::ConstDef>,
+) -> Option<String> {
+    let field = fields.iter().find(|f| f.wire == "method")?;
+    match &field.ty {
+        TypeRef::Const(c) => match &consts.get(c)?.value {
+            ConstValue::String(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The result types of a request, by the rules in the module docs.
+fn results_of(
+    stem: &str,
+    request: &str,
+    by_schema: &BTreeMap<&str, &TypeDef>,
+    types: &BTreeMap<String, TypeDef>,
+) -> Option<Vec<String>> {
+    if let Some(response) = by_schema.get(format!("{stem}ResultResponse").as_str()) {
+        if let Kind::Struct { fields, .. } = &response.kind {
+            let result = fields.iter().find(|f| f.wire == "result")?;
+            return Some(match &result.ty {
+                TypeRef::Named(n) => match &types.get(n)?.kind {
+                    Kind::Union { variants, .. } => variants
+                        .iter()
+                        .filter_map(|v| match &v.ty {
+                            TypeRef::Named(n) => Some(n.clone()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => vec![n.clone()],
+                },
+                _ => return None,
+            });
+        }
+    }
+    if let Some(result) = by_schema.get(format!("{stem}Result").as_str()) {
+        return Some(vec![result.name.clone()]);
+    }
+    let def = overrides::request_result(request)?;
+    by_schema.get(def).map(|t| vec![t.name.clone()])
+}
+
+/// Whether a params type (or any arm of it) has a `task` property.
+fn has_task_field(ty: &TypeRef, types: &BTreeMap<String, TypeDef>) -> bool {
+    let TypeRef::Named(n) = ty else { return false };
+    match types.get(n).map(|t| &t.kind) {
+        Some(Kind::Struct { fields, .. }) => fields.iter().any(|f| f.wire == "task"),
+        Some(Kind::Union { variants, .. }) => variants.iter().any(|v| has_task_field(&v.ty, types)),
+        Some(Kind::Alias { target }) => has_task_field(target, types),
+        _ => false,
+    }
+}

@@ -1,0 +1,156 @@
+//! The method table of every version: an insta snapshot (so a change upstream shows as
+//! a readable diff), and a check against the schema read independently of the generator.
+
+use std::collections::BTreeMap;
+
+use mcp_codegen::model::{Direction, MessageKind, Model};
+use mcp_codegen::workspace;
+use mcp_tests::root;
+use serde_json::Value;
+
+fn models() -> Vec<Model> {
+    let inputs = workspace::inputs(&root()).unwrap();
+    mcp_codegen::generate(&inputs).unwrap().models
+}
+
+fn render(model: &Model) -> String {
+    let mut out = String::new();
+    for m in &model.methods {
+        let params = match (&m.params, m.params_required) {
+            (None, _) => "-".to_string(),
+            (Some(p), true) => format!("{p:?}"),
+            (Some(p), false) => format!("{p:?}?"),
+        };
+        out.push_str(&format!(
+            "{:<42} {:<12} {:<16} {:<38} params {:<50} results {}\n",
+            m.method,
+            format!("{:?}", m.kind),
+            format!("{:?}", m.direction),
+            m.definition,
+            params,
+            m.results.join(" | ")
+        ));
+    }
+    out
+}
+
+#[test]
+fn method_tables() {
+    for model in models() {
+        insta::assert_snapshot!(format!("methods-{}", model.version), render(&model));
+    }
+}
+
+/// `(method, direction)` of every member of the direction unions, straight from the JSON.
+fn expected(version: &str) -> BTreeMap<String, (MessageKind, Direction)> {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join(format!("schema/{version}/schema.json"))).unwrap(),
+    )
+    .unwrap();
+    let defs = schema
+        .get("$defs")
+        .or_else(|| schema.get("definitions"))
+        .unwrap();
+    let method_of = |def: &Value| {
+        def["properties"]["method"]["const"]
+            .as_str()
+            .map(str::to_string)
+    };
+    let mut out: BTreeMap<String, (MessageKind, Direction)> = BTreeMap::new();
+    for (union, kind, direction) in [
+        (
+            "ClientRequest",
+            MessageKind::Request,
+            Direction::ClientToServer,
+        ),
+        (
+            "ServerRequest",
+            MessageKind::Request,
+            Direction::ServerToClient,
+        ),
+        (
+            "InputRequest",
+            MessageKind::Request,
+            Direction::ServerToClient,
+        ),
+        (
+            "ClientNotification",
+            MessageKind::Notification,
+            Direction::ClientToServer,
+        ),
+        (
+            "ServerNotification",
+            MessageKind::Notification,
+            Direction::ServerToClient,
+        ),
+    ] {
+        let Some(u) = defs.get(union) else { continue };
+        let members: Vec<&Value> = match u.get("anyOf").and_then(Value::as_array) {
+            Some(arms) => arms
+                .iter()
+                .map(|a| &defs[a["$ref"].as_str().unwrap().rsplit('/').next().unwrap()])
+                .collect(),
+            None => match u.get("$ref").and_then(Value::as_str) {
+                Some(r) => vec![&defs[r.rsplit('/').next().unwrap()]],
+                None => vec![u],
+            },
+        };
+        for m in members {
+            let method =
+                method_of(m).unwrap_or_else(|| panic!("{version} {union}: arm without method"));
+            out.entry(method)
+                .and_modify(|(_, d)| {
+                    if *d != direction {
+                        *d = Direction::Both
+                    }
+                })
+                .or_insert((kind, direction));
+        }
+    }
+    out
+}
+
+#[test]
+fn method_tables_match_the_schema() {
+    let mut report = Vec::new();
+    for model in models() {
+        let want = expected(&model.version);
+        let got: BTreeMap<String, (MessageKind, Direction)> = model
+            .methods
+            .iter()
+            .map(|m| (m.method.clone(), (m.kind, m.direction)))
+            .collect();
+        assert_eq!(got, want, "{}", model.version);
+        for m in &model.methods {
+            if m.kind == MessageKind::Request {
+                assert!(
+                    !m.results.is_empty(),
+                    "{} {} has no result",
+                    model.version,
+                    m.method
+                );
+                for r in &m.results {
+                    assert!(
+                        model.get(r).is_some(),
+                        "{} {}: result {r} is no type",
+                        model.version,
+                        m.method
+                    );
+                }
+            }
+        }
+        let count = |k, d| want.values().filter(|v| **v == (k, d)).count();
+        report.push(format!(
+            "{}: {} methods; requests c→s {}, s→c {}, both {}; notifications c→s {}, s→c {}, both {}",
+            model.version,
+            want.len(),
+            count(MessageKind::Request, Direction::ClientToServer),
+            count(MessageKind::Request, Direction::ServerToClient),
+            count(MessageKind::Request, Direction::Both),
+            count(MessageKind::Notification, Direction::ClientToServer),
+            count(MessageKind::Notification, Direction::ServerToClient),
+            count(MessageKind::Notification, Direction::Both),
+        ));
+    }
+    println!("{}", report.join("\n"));
+}
