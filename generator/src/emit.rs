@@ -75,7 +75,7 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         .iter()
         .filter_map(|t| match &t.origin {
             Origin::Definition(d) => Some((d.clone(), t.name.clone())),
-            Origin::Inline(_) => None,
+            Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
     let em = Emitter { links };
@@ -99,6 +99,7 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         #![doc = " Const markers (zero-sized types that accept exactly one value) are in [`consts`]."]
         #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
         pub mod consts;
+        pub mod methods;
         #( #items )*
     };
     let consts = model.consts.iter().map(|c| {
@@ -123,6 +124,7 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
             "consts.rs".to_string(),
             head + &pretty(consts_file, "consts")?,
         ),
+        ("methods.rs".to_string(), emit_methods(model, source)?),
     ])
 }
 
@@ -135,7 +137,7 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         .iter()
         .filter_map(|t| match &t.origin {
             Origin::Definition(d) => Some((d.as_str(), t.name.as_str())),
-            Origin::Inline(_) => None,
+            Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
     let pairs = defs.iter().map(|(d, r)| quote!((#d, #r)));
@@ -171,6 +173,11 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
                 #( #arms )*
                 _ => return None,
             })
+        }
+
+        /// Every method the generated `Method` enum knows: string, direction, kind.
+        pub fn methods() -> Vec<(&'static str, mcp_spec_types::rt::method::Direction, mcp_spec_types::rt::method::MessageKind)> {
+            m::methods::Method::ALL.iter().map(|x| (x.as_str(), x.direction(), x.kind())).collect()
         }
 
         /// The decoding facts of the union definition named `definition`.
@@ -231,6 +238,13 @@ impl Emitter {
                 doc.push(String::new());
             }
             doc.push(format!("Anonymous in the schema at `{p}`."));
+        }
+        if let Origin::Results(method) = &t.origin {
+            doc.push(format!(
+                "The results that may answer `{method}`; the schema names them but has no union \
+                 of them, so the method layer adds this one."
+            ));
+            doc.push(String::new());
         }
         match &t.kind {
             Kind::Struct { fields, additional } => {
@@ -572,4 +586,181 @@ fn sig_tokens(name: &str, s: &Signature) -> TokenStream {
             shadowed: #shadowed,
         }
     }
+}
+
+/// The marker name of a method: its message type without `Request`/`Notification`.
+pub fn marker_name(m: &crate::model::MethodDef) -> String {
+    let stem = m
+        .definition
+        .strip_suffix("Request")
+        .or_else(|| m.definition.strip_suffix("Notification"))
+        .unwrap_or(&m.definition);
+    if stem.is_empty() {
+        m.definition.clone()
+    } else {
+        stem.to_string()
+    }
+}
+
+/// Emits `methods.rs`: one marker type per method implementing `rt::method::Request` or
+/// `rt::method::Notification`, and the `Method` enum.
+pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
+    use crate::model::{Direction, MessageKind};
+    let mut markers = Vec::new();
+    let mut seen = BTreeMap::new();
+    for m in &model.methods {
+        let name = marker_name(m);
+        if let Some(other) = seen.insert(name.clone(), m.method.clone()) {
+            return Err(Error::msg(format!(
+                "{source}: methods `{other}` and `{}` would share the marker `{name}`",
+                m.method
+            )));
+        }
+        markers.push((name, m));
+    }
+    let direction = |d: Direction| match d {
+        Direction::ClientToServer => quote!(crate::rt::method::Direction::ClientToServer),
+        Direction::ServerToClient => quote!(crate::rt::method::Direction::ServerToClient),
+        Direction::Both => quote!(crate::rt::method::Direction::Both),
+    };
+    let ty = |t: &TypeRef| -> TokenStream {
+        match t {
+            TypeRef::Named(n) => {
+                let i = ident(n);
+                quote!(super::#i)
+            }
+            _ => quote!(serde_json::Value),
+        }
+    };
+    let items = markers.iter().map(|(name, m)| {
+        let marker = ident(name);
+        let method = &m.method;
+        let dir = direction(m.direction);
+        let message = ident(&m.definition);
+        let params = m.params.as_ref().map(&ty).unwrap_or_else(|| quote!(()));
+        let required = m.params_required;
+        let who = match m.direction {
+            Direction::ClientToServer => "the client sends to the server",
+            Direction::ServerToClient => "the server sends to the client",
+            Direction::Both => "either side sends",
+        };
+        match m.kind {
+            MessageKind::Request => {
+                let result = m
+                    .result
+                    .as_deref()
+                    .map(ident)
+                    .map(|r| quote!(super::#r))
+                    .unwrap_or_else(|| quote!(serde_json::Value));
+                let results = m
+                    .results
+                    .iter()
+                    .map(|r| format!("[`{r}`](super::{r})"))
+                    .collect::<Vec<_>>()
+                    .join(" or ");
+                let doc = format!(
+                    " `{method}`: a request {who} ([`{}`](super::{})), answered by {results}.",
+                    m.definition, m.definition
+                );
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug)]
+                    pub enum #marker {}
+                    impl crate::rt::method::Request for #marker {
+                        const METHOD: &'static str = #method;
+                        const DIRECTION: crate::rt::method::Direction = #dir;
+                        const PARAMS_REQUIRED: bool = #required;
+                        type Message = super::#message;
+                        type Params = #params;
+                        type Result = #result;
+                    }
+                }
+            }
+            MessageKind::Notification => {
+                let doc = format!(
+                    " `{method}`: a notification {who} ([`{}`](super::{})).",
+                    m.definition, m.definition
+                );
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug)]
+                    pub enum #marker {}
+                    impl crate::rt::method::Notification for #marker {
+                        const METHOD: &'static str = #method;
+                        const DIRECTION: crate::rt::method::Direction = #dir;
+                        const PARAMS_REQUIRED: bool = #required;
+                        type Message = super::#message;
+                        type Params = #params;
+                    }
+                }
+            }
+        }
+    });
+    let variants: Vec<Ident> = markers.iter().map(|(n, _)| ident(n)).collect();
+    let strings: Vec<&str> = markers.iter().map(|(_, m)| m.method.as_str()).collect();
+    let dirs = markers.iter().map(|(_, m)| direction(m.direction));
+    let kinds = markers.iter().map(|(_, m)| match m.kind {
+        MessageKind::Request => quote!(crate::rt::method::MessageKind::Request),
+        MessageKind::Notification => quote!(crate::rt::method::MessageKind::Notification),
+    });
+    let variant_docs = strings.iter().map(|s| format!(" `{s}`"));
+    let list = strings
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let module_doc = format!(
+        " The {} JSON-RPC methods of protocol version `{}`: a marker type per method, \
+         implementing [`Request`](crate::rt::method::Request) or \
+         [`Notification`](crate::rt::method::Notification), and the [`Method`] enum.",
+        model.methods.len(),
+        model.version
+    );
+    let tokens = quote! {
+        #![doc = #module_doc]
+        #( #items )*
+
+        /// Every method of this version.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Method {
+            #( #[doc = #variant_docs] #variants, )*
+        }
+
+        impl Method {
+            /// Every method, sorted by method string.
+            pub const ALL: &'static [Method] = &[ #( Method::#variants ),* ];
+
+            /// The method string.
+            pub const fn as_str(self) -> &'static str {
+                match self { #( Method::#variants => #strings, )* }
+            }
+
+            /// Who sends it.
+            pub const fn direction(self) -> crate::rt::method::Direction {
+                match self { #( Method::#variants => #dirs, )* }
+            }
+
+            /// Request or notification.
+            pub const fn kind(self) -> crate::rt::method::MessageKind {
+                match self { #( Method::#variants => #kinds, )* }
+            }
+        }
+
+        impl ::std::fmt::Display for Method {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::std::str::FromStr for Method {
+            type Err = crate::rt::UnknownValue;
+            fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
+                match s {
+                    #( #strings => Ok(Method::#variants), )*
+                    _ => Err(crate::rt::UnknownValue::new("method", s, #list)),
+                }
+            }
+        }
+    };
+    Ok(header(source, &model.schema_sha256) + &pretty(tokens, "methods")?)
 }

@@ -68,9 +68,9 @@ pub fn lower(doc: &SchemaDoc, version: &str, schema_sha256: &str) -> Result<Mode
         lw.lower_def(name, schema)?;
     }
     lw.check_alias_cycles()?;
+    let methods = crate::methods::methods(&doc.file, &mut lw.types, &lw.consts)?;
     lw.finish_unions()?;
     lw.derive_flags();
-    let methods = crate::methods::methods(&doc.file, &lw.types, &lw.consts)?;
     Ok(Model {
         version: version.to_string(),
         dialect: doc.dialect,
@@ -745,7 +745,7 @@ impl Lowerer<'_> {
                 if !seen.insert(cur.clone()) {
                     let at = match &t.origin {
                         Origin::Definition(d) => self.doc.def_pointer(d),
-                        Origin::Inline(p) => p.clone(),
+                        Origin::Inline(p) | Origin::Results(p) => p.clone(),
                     };
                     return Err(
                         self.err(&at, format!("`$ref` cycle: `{}` refers to itself", t.name))
@@ -903,7 +903,7 @@ impl Lowerer<'_> {
     fn finish_union(&mut self, name: &str, check: bool) -> Result<(), Error> {
         let at = match &self.types[name].origin {
             Origin::Definition(d) => self.doc.def_pointer(d),
-            Origin::Inline(p) => p.clone(),
+            Origin::Inline(p) | Origin::Results(p) => p.clone(),
         };
         let Kind::Union { variants, .. } = &self.types[name].kind else {
             return Ok(());

@@ -15,7 +15,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{ConstValue, Direction, Kind, MessageKind, MethodDef, Origin, TypeDef, TypeRef};
+use crate::model::{
+    ConstValue, Direction, JsonKind, Kind, MessageKind, MethodDef, Origin, Signature, TypeDef,
+    TypeRef, Variant,
+};
 use crate::{Error, overrides};
 
 /// The unions that give a message its direction: `(union, kind, direction)`.
@@ -50,14 +53,34 @@ const DIRECTION_UNIONS: &[(&str, MessageKind, Direction)] = &[
 /// Builds the sorted method table from the lowered types of one version.
 pub fn methods(
     file: &str,
-    types: &BTreeMap<String, TypeDef>,
+    types: &mut BTreeMap<String, TypeDef>,
     consts: &BTreeMap<String, crate::model::ConstDef>,
 ) -> Result<Vec<MethodDef>, Error> {
+    let (methods, added) = collect(file, types, consts)?;
+    for t in added {
+        if types.contains_key(&t.name) {
+            return Err(Error::msg(format!(
+                "{file}: the union of results `{}` would take the name of an existing type",
+                t.name
+            )));
+        }
+        types.insert(t.name.clone(), t);
+    }
+    Ok(methods)
+}
+
+/// The method table, and the result unions it needs that the schema does not have.
+fn collect(
+    file: &str,
+    types: &BTreeMap<String, TypeDef>,
+    consts: &BTreeMap<String, crate::model::ConstDef>,
+) -> Result<(Vec<MethodDef>, Vec<TypeDef>), Error> {
+    let mut added = Vec::new();
     let by_schema: BTreeMap<&str, &TypeDef> = types
         .values()
         .filter_map(|t| match &t.origin {
             Origin::Definition(d) => Some((d.as_str(), t)),
-            Origin::Inline(_) => None,
+            Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
     let resolve = |name: &str| -> Option<&TypeDef> {
@@ -74,7 +97,7 @@ pub fn methods(
     };
     let def_of = |t: &TypeDef| match &t.origin {
         Origin::Definition(d) => d.clone(),
-        Origin::Inline(p) => p.clone(),
+        Origin::Inline(p) | Origin::Results(p) => p.clone(),
     };
 
     // Message definition (Rust name) → (kind, directions, unions it is a member of).
@@ -136,12 +159,13 @@ pub fn methods(
             [one] => *one,
             _ => Direction::Both,
         };
+        let mut result = None;
         let results = match kind {
             MessageKind::Notification => Vec::new(),
             MessageKind::Request => {
                 let schema_name = def_of(t);
                 let stem = schema_name.strip_suffix("Request").unwrap_or(&schema_name);
-                let mut results = results_of(stem, &schema_name, &by_schema, types)
+                let (mut results, union) = results_of(stem, &schema_name, &by_schema, types)
                     .ok_or_else(|| {
                         Error::msg(format!(
                             "{at}: no result type for request `{method}`: no `{stem}ResultResponse`, \
@@ -154,6 +178,15 @@ pub fn methods(
                         results.push(create.name.clone());
                     }
                 }
+                result = match (union, results.as_slice()) {
+                    (Some(u), _) => Some(u),
+                    (None, [one]) => Some(one.clone()),
+                    _ => {
+                        let name = format!("{stem}ResultResponseResult");
+                        added.push(results_union(&name, &method, &results));
+                        Some(name)
+                    }
+                };
                 results
             }
         };
@@ -165,6 +198,7 @@ pub fn methods(
             params: params.map(|p| p.ty.clone()),
             params_required: params.is_some_and(|p| p.required),
             results,
+            result,
             via,
         });
     }
@@ -177,7 +211,39 @@ pub fn methods(
             )));
         }
     }
-    Ok(out)
+    Ok((out, added))
+}
+
+/// A union of the result types of one request.
+fn results_union(name: &str, method: &str, results: &[String]) -> TypeDef {
+    let variants = results
+        .iter()
+        .map(|r| Variant {
+            name: r.clone(),
+            ty: TypeRef::Named(r.clone()),
+            signature: Signature {
+                json: JsonKind::Object,
+                tags: Vec::new(),
+                tag_optional: false,
+                required: Vec::new(),
+                known: Vec::new(),
+                items: Vec::new(),
+                alts: Vec::new(),
+                shadowed_by: None,
+            },
+        })
+        .collect();
+    TypeDef {
+        name: name.to_string(),
+        origin: Origin::Results(method.to_string()),
+        description: None,
+        kind: Kind::Union {
+            variants,
+            tag: None,
+        },
+        default: false,
+        eq_hash: false,
+    }
 }
 
 /// The `method` const of a message's fields.
@@ -201,30 +267,33 @@ fn results_of(
     request: &str,
     by_schema: &BTreeMap<&str, &TypeDef>,
     types: &BTreeMap<String, TypeDef>,
-) -> Option<Vec<String>> {
+) -> Option<(Vec<String>, Option<String>)> {
     if let Some(response) = by_schema.get(format!("{stem}ResultResponse").as_str()) {
         if let Kind::Struct { fields, .. } = &response.kind {
             let result = fields.iter().find(|f| f.wire == "result")?;
             return Some(match &result.ty {
                 TypeRef::Named(n) => match &types.get(n)?.kind {
-                    Kind::Union { variants, .. } => variants
-                        .iter()
-                        .filter_map(|v| match &v.ty {
-                            TypeRef::Named(n) => Some(n.clone()),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => vec![n.clone()],
+                    Kind::Union { variants, .. } => (
+                        variants
+                            .iter()
+                            .filter_map(|v| match &v.ty {
+                                TypeRef::Named(n) => Some(n.clone()),
+                                _ => None,
+                            })
+                            .collect(),
+                        Some(n.clone()),
+                    ),
+                    _ => (vec![n.clone()], None),
                 },
                 _ => return None,
             });
         }
     }
     if let Some(result) = by_schema.get(format!("{stem}Result").as_str()) {
-        return Some(vec![result.name.clone()]);
+        return Some((vec![result.name.clone()], None));
     }
     let def = overrides::request_result(request)?;
-    by_schema.get(def).map(|t| vec![t.name.clone()])
+    by_schema.get(def).map(|t| (vec![t.name.clone()], None))
 }
 
 /// Whether a params type (or any arm of it) has a `task` property.

@@ -38,10 +38,14 @@ pub struct MethodDef {
     pub params: Option<TypeRef>,
     /// Whether `params` is required.
     pub params_required: bool,
-    /// Rust names of the result types that may answer a request, most specific first as
-    /// the schema lists them; empty for notifications.
+    /// Rust names of the result types that may answer a request, in schema order;
+    /// empty for notifications.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub results: Vec<String>,
+    /// The one type a response to the request decodes to: the single result, or a union
+    /// of `results` (the schema's `…ResultResponse` union, or one the method layer adds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
     /// The schema unions the message is a member of (where its direction comes from).
     pub via: Vec<String>,
 }
@@ -104,6 +108,9 @@ pub enum Origin {
     Definition(String),
     /// An anonymous schema inside a definition, with its JSON pointer.
     Inline(String),
+    /// Added by the method layer: the possible results of the request with this method,
+    /// where the schema has no union for them.
+    Results(String),
 }
 
 /// The shape of a generated type.

@@ -42,7 +42,16 @@ pub struct Harness {
     pub roundtrip: fn(&str, serde_json::Value) -> Option<Result<serde_json::Value, String>>,
     /// The decoding facts of a union definition.
     pub union: fn(&str) -> Option<mcp_spec_types::rt::union::Union>,
+    /// The generated `Method` enum: string, direction, kind of every method.
+    pub methods: MethodList,
 }
+
+/// What [`Harness::methods`] returns.
+pub type MethodList = fn() -> Vec<(
+    &'static str,
+    mcp_spec_types::rt::method::Direction,
+    mcp_spec_types::rt::method::MessageKind,
+)>;
 
 macro_rules! harness {
     ($version:literal, $module:ident) => {
@@ -51,6 +60,7 @@ macro_rules! harness {
             definitions: $module::DEFINITIONS,
             roundtrip: $module::roundtrip,
             union: $module::union,
+            methods: $module::methods,
         }
     };
 }

@@ -200,6 +200,20 @@ pub fn roundtrip(
     )
 }
 
+/// Every method the generated `Method` enum knows: string, direction, kind.
+pub fn methods() -> Vec<
+    (
+        &'static str,
+        mcp_spec_types::rt::method::Direction,
+        mcp_spec_types::rt::method::MessageKind,
+    ),
+> {
+    m::methods::Method::ALL
+        .iter()
+        .map(|x| (x.as_str(), x.direction(), x.kind()))
+        .collect()
+}
+
 /// The decoding facts of the union definition named `definition`.
 pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
     Some(

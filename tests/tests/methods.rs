@@ -154,3 +154,85 @@ fn method_tables_match_the_schema() {
     }
     println!("{}", report.join("\n"));
 }
+
+/// The generated `Method` enum and marker types agree with the model, in every version.
+#[test]
+fn generated_method_enums_match_the_model() {
+    use mcp_spec_types::rt::method::{Direction as D, MessageKind as K};
+    for (model, h) in models().iter().zip(mcp_tests::VERSIONS) {
+        assert_eq!(model.version, h.version);
+        let generated = (h.methods)();
+        let expected: Vec<(&str, D, K)> = model
+            .methods
+            .iter()
+            .map(|m| {
+                let d = match m.direction {
+                    Direction::ClientToServer => D::ClientToServer,
+                    Direction::ServerToClient => D::ServerToClient,
+                    Direction::Both => D::Both,
+                };
+                let k = match m.kind {
+                    MessageKind::Request => K::Request,
+                    MessageKind::Notification => K::Notification,
+                };
+                (m.method.as_str(), d, k)
+            })
+            .collect();
+        assert_eq!(generated, expected, "{}", model.version);
+    }
+}
+
+#[test]
+fn method_enum_and_markers() {
+    use mcp_spec_types::rt::method::{Direction, Notification, Request};
+    use mcp_spec_types::v2025_11_25::{self as m, methods};
+    for method in methods::Method::ALL {
+        assert_eq!(method.as_str().parse::<methods::Method>().unwrap(), *method);
+        assert_eq!(method.to_string(), method.as_str());
+    }
+    let err = "tools/bogus".parse::<methods::Method>().unwrap_err();
+    assert!(err.to_string().contains("`tools/call`"), "{err}");
+    assert_eq!(methods::Method::ALL.len(), 31);
+
+    assert_eq!(<methods::CallTool as Request>::METHOD, "tools/call");
+    assert_eq!(
+        <methods::CallTool as Request>::METHOD,
+        m::consts::ToolsCall::VALUE
+    );
+    assert_eq!(
+        <methods::CallTool as Request>::DIRECTION,
+        Direction::ClientToServer
+    );
+    const { assert!(<methods::CallTool as Request>::PARAMS_REQUIRED) };
+    assert_eq!(<methods::Ping as Request>::DIRECTION, Direction::Both);
+    const { assert!(!<methods::Ping as Request>::PARAMS_REQUIRED) };
+    assert_eq!(
+        <methods::Progress as Notification>::METHOD,
+        "notifications/progress"
+    );
+
+    // Typed params and results through the traits.
+    fn params_of<R: Request>(v: serde_json::Value) -> R::Params {
+        serde_json::from_value(v).unwrap()
+    }
+    fn result_of<R: Request>(v: serde_json::Value) -> R::Result {
+        serde_json::from_value(v).unwrap()
+    }
+    let p: m::CallToolRequestParams =
+        params_of::<methods::CallTool>(serde_json::json!({"name": "x"}));
+    assert_eq!(p.name, "x");
+    // tools/call may be task-augmented in 2025-11-25: its result is CallToolResult or
+    // CreateTaskResult, told apart by their required fields.
+    let r = result_of::<methods::CallTool>(serde_json::json!({"content": []}));
+    assert!(matches!(
+        r,
+        m::CallToolResultResponseResult::CallToolResult(_)
+    ));
+    let task = serde_json::json!({"task": {"taskId": "t", "status": "working", "createdAt": "c",
+        "lastUpdatedAt": "l", "ttl": null}});
+    let r = result_of::<methods::CallTool>(task);
+    assert!(matches!(
+        r,
+        m::CallToolResultResponseResult::CreateTaskResult(_)
+    ));
+}

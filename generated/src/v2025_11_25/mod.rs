@@ -2,7 +2,7 @@
 // (sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7).
 // Do not edit by hand: change the generator and run `cargo xtask codegen`.
 
-//! Types of MCP protocol version `2025-11-25`, generated from the official schema (145 definitions, 202 items in all).
+//! Types of MCP protocol version `2025-11-25`, generated from the official schema (145 definitions, 205 items in all).
 //!
 //! Const markers (zero-sized types that accept exactly one value) are in [`consts`].
 #![allow(
@@ -11,6 +11,8 @@
     clippy::doc_overindented_list_items
 )]
 pub mod consts;
+
+pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(
@@ -313,6 +315,94 @@ pub struct CallToolResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+/// The results that may answer `tools/call`; the schema names them but has no union of them, so the method layer adds this one.
+///
+///
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `CallToolResult`: an object; requires `content`
+/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum CallToolResultResponseResult {
+    /// The [`CallToolResult`] arm.
+    CallToolResult(CallToolResult),
+    /// The [`CreateTaskResult`] arm.
+    CreateTaskResult(CreateTaskResult),
+}
+
+impl CallToolResultResponseResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "CallToolResultResponseResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CallToolResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"]],
+                known: &["_meta", "content", "isError", "structuredContent"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["task"],
+                    &["task", "createdAt"],
+                    &["task", "lastUpdatedAt"],
+                    &["task", "status"],
+                    &["task", "taskId"],
+                    &["task", "ttl"],
+                ],
+                known: &["_meta", "task"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match Self::DECODE
+            .select(&value)
+            .map_err(<D::Error as serde::de::Error>::custom)?
+        {
+            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::CallToolResult),
+            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CreateTaskResult),
+            _ => unreachable!("select returns the index of an arm"),
+        }
+    }
+}
+
+impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateTaskResult> for CallToolResultResponseResult {
+    fn from(value: CreateTaskResult) -> Self {
+        Self::CreateTaskResult(value)
+    }
 }
 
 /// A request to cancel a task.
@@ -2465,6 +2555,96 @@ for CreateMessageResultContent {
     }
 }
 
+/// The results that may answer `sampling/createMessage`; the schema names them but has no union of them, so the method layer adds this one.
+///
+///
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
+/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum CreateMessageResultResponseResult {
+    /// The [`CreateMessageResult`] arm.
+    CreateMessageResult(CreateMessageResult),
+    /// The [`CreateTaskResult`] arm.
+    CreateTaskResult(CreateTaskResult),
+}
+
+impl CreateMessageResultResponseResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "CreateMessageResultResponseResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CreateMessageResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"], &["model"], &["role"]],
+                known: &["_meta", "content", "model", "role", "stopReason"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["task"],
+                    &["task", "createdAt"],
+                    &["task", "lastUpdatedAt"],
+                    &["task", "status"],
+                    &["task", "taskId"],
+                    &["task", "ttl"],
+                ],
+                known: &["_meta", "task"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+impl<'de> serde::Deserialize<'de> for CreateMessageResultResponseResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match Self::DECODE
+            .select(&value)
+            .map_err(<D::Error as serde::de::Error>::custom)?
+        {
+            0usize => {
+                Self::DECODE.decode_arm(0usize, value).map(Self::CreateMessageResult)
+            }
+            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CreateTaskResult),
+            _ => unreachable!("select returns the index of an arm"),
+        }
+    }
+}
+
+impl ::std::convert::From<CreateMessageResult> for CreateMessageResultResponseResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateTaskResult> for CreateMessageResultResponseResult {
+    fn from(value: CreateTaskResult) -> Self {
+        Self::CreateTaskResult(value)
+    }
+}
+
 /// A response to a task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2986,6 +3166,94 @@ impl ::std::convert::From<i64> for ElicitResultContentValue {
 impl ::std::convert::From<bool> for ElicitResultContentValue {
     fn from(value: bool) -> Self {
         Self::Boolean(value)
+    }
+}
+
+/// The results that may answer `elicitation/create`; the schema names them but has no union of them, so the method layer adds this one.
+///
+///
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `ElicitResult`: an object; requires `action`
+/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum ElicitResultResponseResult {
+    /// The [`ElicitResult`] arm.
+    ElicitResult(ElicitResult),
+    /// The [`CreateTaskResult`] arm.
+    CreateTaskResult(CreateTaskResult),
+}
+
+impl ElicitResultResponseResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "ElicitResultResponseResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ElicitResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["action"]],
+                known: &["_meta", "action", "content"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["task"],
+                    &["task", "createdAt"],
+                    &["task", "lastUpdatedAt"],
+                    &["task", "status"],
+                    &["task", "taskId"],
+                    &["task", "ttl"],
+                ],
+                known: &["_meta", "task"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+impl<'de> serde::Deserialize<'de> for ElicitResultResponseResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match Self::DECODE
+            .select(&value)
+            .map_err(<D::Error as serde::de::Error>::custom)?
+        {
+            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ElicitResult),
+            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CreateTaskResult),
+            _ => unreachable!("select returns the index of an arm"),
+        }
+    }
+}
+
+impl ::std::convert::From<ElicitResult> for ElicitResultResponseResult {
+    fn from(value: ElicitResult) -> Self {
+        Self::ElicitResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateTaskResult> for ElicitResultResponseResult {
+    fn from(value: CreateTaskResult) -> Self {
+        Self::CreateTaskResult(value)
     }
 }
 
