@@ -106,7 +106,10 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         let name = ident(&c.name);
         match &c.value {
             ConstValue::String(s) => quote! { crate::rt::const_str!(#name, #s); },
-            ConstValue::Integer(i) => quote! { crate::rt::const_int!(#name, #i); },
+            ConstValue::Integer(i) => {
+                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote! { crate::rt::const_int!(#name, #lit); }
+            }
             ConstValue::Boolean(b) => quote! { crate::rt::const_bool!(#name, #b); },
         }
     });
@@ -716,9 +719,44 @@ pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
         model.methods.len(),
         model.version
     );
+    let sets = method_sets(model);
+    let batches = model
+        .types
+        .iter()
+        .any(|t| matches!(&t.origin, Origin::Definition(d) if d.starts_with("JSONRPCBatch")));
+    let error_codes = error_codes(model);
     let tokens = quote! {
         #![doc = #module_doc]
         #( #items )*
+
+        #sets
+
+        /// Whether this protocol version allows JSON-RPC batches.
+        pub const BATCHES: bool = #batches;
+
+        /// What a server receives: client requests and notifications, responses to its own requests.
+        pub type ClientMessage = crate::rt::jsonrpc::Message<ClientRequest, ClientNotification>;
+
+        /// What a client receives: server requests and notifications, responses to its own requests.
+        pub type ServerMessage = crate::rt::jsonrpc::Message<ServerRequest, ServerNotification>;
+
+        /// Decodes a message a client sent (see [`crate::rt::jsonrpc`] for the rules).
+        pub fn decode_from_client(
+            bytes: impl AsRef<[u8]>,
+            unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+        ) -> ::std::result::Result<ClientMessage, crate::rt::jsonrpc::ProtocolError> {
+            crate::rt::jsonrpc::decode(bytes.as_ref(), crate::rt::jsonrpc::Options { unknown_methods, batches: BATCHES })
+        }
+
+        /// Decodes a message a server sent (see [`crate::rt::jsonrpc`] for the rules).
+        pub fn decode_from_server(
+            bytes: impl AsRef<[u8]>,
+            unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+        ) -> ::std::result::Result<ServerMessage, crate::rt::jsonrpc::ProtocolError> {
+            crate::rt::jsonrpc::decode(bytes.as_ref(), crate::rt::jsonrpc::Options { unknown_methods, batches: BATCHES })
+        }
+
+        #error_codes
 
         /// Every method of this version.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -763,4 +801,249 @@ pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
         }
     };
     Ok(header(source, &model.schema_sha256) + &pretty(tokens, "methods")?)
+}
+
+/// The sets of methods each side handles, and the result enums, for `methods.rs`.
+fn method_sets(model: &Model) -> TokenStream {
+    use crate::model::{Direction, MessageKind};
+    let only_input_request =
+        |m: &crate::model::MethodDef| m.via.iter().all(|v| v == "InputRequest");
+    let set = |kind: MessageKind,
+               client_sends: bool,
+               jsonrpc_only: bool|
+     -> Vec<&crate::model::MethodDef> {
+        model
+            .methods
+            .iter()
+            .filter(|m| m.kind == kind)
+            .filter(|m| match m.direction {
+                Direction::Both => true,
+                Direction::ClientToServer => client_sends,
+                Direction::ServerToClient => !client_sends,
+            })
+            .filter(|m| !jsonrpc_only || !only_input_request(m))
+            .collect()
+    };
+    let param_ty = |m: &crate::model::MethodDef| -> Option<TokenStream> {
+        m.params.as_ref().map(|p| match p {
+            TypeRef::Named(n) => {
+                let i = ident(n);
+                quote!(super::#i)
+            }
+            _ => quote!(serde_json::Value),
+        })
+    };
+    let enum_of = |name: &str, doc: &str, methods: &[&crate::model::MethodDef]| -> TokenStream {
+        let enum_name = ident(name);
+        let mut variants = Vec::new();
+        let mut decode_arms = Vec::new();
+        let mut method_arms = Vec::new();
+        let mut params_arms = Vec::new();
+        for m in methods {
+            let v = ident(&marker_name(m));
+            let method = &m.method;
+            let vdoc = format!(" `{method}`");
+            match (param_ty(m), m.params_required) {
+                (Some(t), true) => {
+                    variants.push(quote!(#[doc = #vdoc] #v(#t),));
+                    decode_arms
+                        .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
+                    params_arms.push(quote!(Self::#v(p) => crate::rt::jsonrpc::to_params(p),));
+                }
+                (Some(t), false) => {
+                    variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
+                    decode_arms
+                        .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
+                    params_arms.push(quote!(Self::#v(p) => p.as_ref().map(crate::rt::jsonrpc::to_params).transpose().map(::std::option::Option::flatten),));
+                }
+                (None, _) => {
+                    variants.push(quote!(#[doc = #vdoc] #v,));
+                    decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde_json::Value>(params)?; Self::#v }));
+                    params_arms.push(quote!(Self::#v => Ok(None),));
+                }
+            }
+            method_arms.push(quote!(Self::#v { .. } => #method,));
+        }
+        let decode_body = if decode_arms.is_empty() {
+            quote! {
+                let _ = (method, params);
+                Ok(None)
+            }
+        } else {
+            quote! {
+                Ok(Some(match method {
+                    #( #decode_arms )*
+                    _ => return Ok(None),
+                }))
+            }
+        };
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #enum_name {
+                #( #variants )*
+                /// A method this side does not know, kept with its raw params; produced
+                /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+                Other {
+                    /// The method string.
+                    method: ::std::string::String,
+                    /// The raw params.
+                    params: ::std::option::Option<serde_json::Value>,
+                },
+            }
+            impl crate::rt::jsonrpc::MethodSet for #enum_name {
+                const NAME: &'static str = #name;
+                fn decode(method: &str, params: ::std::option::Option<serde_json::Value>)
+                    -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
+                    #decode_body
+                }
+                fn other(method: ::std::string::String, params: ::std::option::Option<serde_json::Value>) -> Self {
+                    Self::Other { method, params }
+                }
+                fn method(&self) -> &str {
+                    match self {
+                        #( #method_arms )*
+                        Self::Other { method, .. } => method,
+                    }
+                }
+                fn params(&self) -> ::std::result::Result<::std::option::Option<serde_json::Value>, serde_json::Error> {
+                    match self {
+                        #( #params_arms )*
+                        Self::Other { params, .. } => Ok(params.clone()),
+                    }
+                }
+            }
+        }
+    };
+    let results_of = |name: &str, doc: &str, methods: &[&crate::model::MethodDef]| -> TokenStream {
+        let enum_name = ident(name);
+        let variants = methods.iter().map(|m| {
+            let v = ident(&marker_name(m));
+            let vdoc = format!(" The result of `{}`.", m.method);
+            quote!(#[doc = #vdoc] #v(<#v as crate::rt::method::Request>::Result),)
+        });
+        let arms = methods.iter().map(|m| {
+            let v = ident(&marker_name(m));
+            quote!(Method::#v => crate::rt::jsonrpc::decode_result::<#v>(raw).map(Self::#v),)
+        });
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #enum_name {
+                #( #variants )*
+            }
+            impl #enum_name {
+                /// Decodes the `result` of a response to a request of `method`; a method
+                /// this side does not answer, or a result that does not fit, is an error
+                /// that keeps the raw value.
+                pub fn decode(method: Method, raw: serde_json::Value) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                    match method {
+                        #( #arms )*
+                        #[allow(unreachable_patterns)]
+                        other => Err(crate::rt::jsonrpc::ResultError {
+                            method: other.as_str().to_string(),
+                            error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
+                            raw,
+                        }),
+                    }
+                }
+            }
+        }
+    };
+    let client_requests = set(MessageKind::Request, true, true);
+    let server_requests = set(MessageKind::Request, false, true);
+    let server_answers = set(MessageKind::Request, true, false);
+    let client_answers = set(MessageKind::Request, false, false);
+    let client_notifications = set(MessageKind::Notification, true, true);
+    let server_notifications = set(MessageKind::Notification, false, true);
+    let sets = [
+        enum_of(
+            "ClientRequest",
+            " The requests a client sends: what a server decodes.",
+            &client_requests,
+        ),
+        enum_of(
+            "ServerRequest",
+            " The JSON-RPC requests a server sends: what a client decodes.",
+            &server_requests,
+        ),
+        enum_of(
+            "ClientNotification",
+            " The notifications a client sends.",
+            &client_notifications,
+        ),
+        enum_of(
+            "ServerNotification",
+            " The notifications a server sends.",
+            &server_notifications,
+        ),
+        results_of(
+            "ServerResult",
+            " The results a server sends, one variant per request it answers.",
+            &server_answers,
+        ),
+        results_of(
+            "ClientResult",
+            " The results a client sends, one variant per request it answers.",
+            &client_answers,
+        ),
+    ];
+    quote!( #( #sets )* )
+}
+
+/// The MCP-specific error codes the schema fixes with a `const` (`URLElicitationRequiredError`
+/// → `URL_ELICITATION_REQUIRED = -32042`).
+fn error_codes(model: &Model) -> TokenStream {
+    let get = |name: &str| model.get(name);
+    let code_of = |fields: &[Field]| -> Option<i64> {
+        let code = fields.iter().find(|f| f.wire == "code")?;
+        let TypeRef::Const(c) = &code.ty else {
+            return None;
+        };
+        match model.consts.iter().find(|k| &k.name == c)?.value {
+            ConstValue::Integer(i) => Some(i),
+            _ => None,
+        }
+    };
+    let mut codes = Vec::new();
+    for t in &model.types {
+        let Origin::Definition(d) = &t.origin else {
+            continue;
+        };
+        let Some(stem) = d.strip_suffix("Error") else {
+            continue;
+        };
+        let Kind::Struct { fields, .. } = &t.kind else {
+            continue;
+        };
+        let code = code_of(fields).or_else(|| {
+            let error = fields.iter().find(|f| f.wire == "error")?;
+            let TypeRef::Named(n) = &error.ty else {
+                return None;
+            };
+            match &get(n)?.kind {
+                Kind::Struct { fields, .. } => code_of(fields),
+                _ => None,
+            }
+        });
+        if let Some(code) = code {
+            let name = crate::names::field_name(stem)
+                .trim_start_matches("r#")
+                .to_ascii_uppercase();
+            codes.push((name, code, t.name.clone()));
+        }
+    }
+    let items = codes.iter().map(|(name, code, ty)| {
+        let n = ident(name);
+        let doc = format!(" The code of [`{ty}`](super::super::{ty}).");
+        let code = proc_macro2::Literal::i64_unsuffixed(*code);
+        quote!(#[doc = #doc] pub const #n: i64 = #code;)
+    });
+    quote! {
+        /// Error codes: JSON-RPC's standard ones, and those the schema of this version fixes.
+        pub mod error_codes {
+            pub use crate::rt::jsonrpc::codes::*;
+            #( #items )*
+        }
+    }
 }

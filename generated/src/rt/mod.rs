@@ -1,6 +1,7 @@
 //! The hand-written runtime that generated code builds on: const markers, the union
 //! decoder, and small serde helpers. Nothing here is specific to one protocol version.
 
+pub mod jsonrpc;
 pub mod method;
 pub mod path;
 pub mod serde_helpers;

@@ -40,6 +40,16 @@ impl DecodeError {
     }
 }
 
+impl DecodeError {
+    /// An error with no path, from a message.
+    pub fn custom(message: impl fmt::Display) -> Self {
+        DecodeError {
+            path: String::new(),
+            inner: <serde_json::Error as de::Error>::custom(message),
+        }
+    }
+}
+
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {

@@ -294,6 +294,662 @@ impl crate::rt::method::Request for ListTools {
     type Result = super::ListToolsResult;
 }
 
+/// The requests a client sends: what a server decodes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientRequest {
+    /// `completion/complete`
+    Complete(super::CompleteRequestParams),
+    /// `initialize`
+    Initialize(super::InitializeRequestParams),
+    /// `logging/setLevel`
+    SetLevel(super::SetLevelRequestParams),
+    /// `ping`
+    Ping(::std::option::Option<super::PingRequestParams>),
+    /// `prompts/get`
+    GetPrompt(super::GetPromptRequestParams),
+    /// `prompts/list`
+    ListPrompts(::std::option::Option<super::ListPromptsRequestParams>),
+    /// `resources/list`
+    ListResources(::std::option::Option<super::ListResourcesRequestParams>),
+    /// `resources/read`
+    ReadResource(super::ReadResourceRequestParams),
+    /// `resources/subscribe`
+    Subscribe(super::SubscribeRequestParams),
+    /// `resources/templates/list`
+    ListResourceTemplates(
+        ::std::option::Option<super::ListResourceTemplatesRequestParams>,
+    ),
+    /// `resources/unsubscribe`
+    Unsubscribe(super::UnsubscribeRequestParams),
+    /// `tools/call`
+    CallTool(super::CallToolRequestParams),
+    /// `tools/list`
+    ListTools(::std::option::Option<super::ListToolsRequestParams>),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ClientRequest {
+    const NAME: &'static str = "ClientRequest";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "completion/complete" => {
+                        Self::Complete(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "initialize" => {
+                        Self::Initialize(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "logging/setLevel" => {
+                        Self::SetLevel(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "ping" => Self::Ping(crate::rt::jsonrpc::optional(params)?),
+                    "prompts/get" => {
+                        Self::GetPrompt(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "prompts/list" => {
+                        Self::ListPrompts(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "resources/list" => {
+                        Self::ListResources(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "resources/read" => {
+                        Self::ReadResource(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "resources/subscribe" => {
+                        Self::Subscribe(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "resources/templates/list" => {
+                        Self::ListResourceTemplates(
+                            crate::rt::jsonrpc::optional(params)?,
+                        )
+                    }
+                    "resources/unsubscribe" => {
+                        Self::Unsubscribe(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "tools/call" => Self::CallTool(crate::rt::jsonrpc::required(params)?),
+                    "tools/list" => {
+                        Self::ListTools(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Complete { .. } => "completion/complete",
+            Self::Initialize { .. } => "initialize",
+            Self::SetLevel { .. } => "logging/setLevel",
+            Self::Ping { .. } => "ping",
+            Self::GetPrompt { .. } => "prompts/get",
+            Self::ListPrompts { .. } => "prompts/list",
+            Self::ListResources { .. } => "resources/list",
+            Self::ReadResource { .. } => "resources/read",
+            Self::Subscribe { .. } => "resources/subscribe",
+            Self::ListResourceTemplates { .. } => "resources/templates/list",
+            Self::Unsubscribe { .. } => "resources/unsubscribe",
+            Self::CallTool { .. } => "tools/call",
+            Self::ListTools { .. } => "tools/list",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Complete(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Initialize(p) => crate::rt::jsonrpc::to_params(p),
+            Self::SetLevel(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Ping(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::GetPrompt(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListPrompts(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ListResources(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ReadResource(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Subscribe(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListResourceTemplates(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::Unsubscribe(p) => crate::rt::jsonrpc::to_params(p),
+            Self::CallTool(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListTools(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The JSON-RPC requests a server sends: what a client decodes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerRequest {
+    /// `elicitation/create`
+    Elicit(super::ElicitRequestParams),
+    /// `ping`
+    Ping(::std::option::Option<super::PingRequestParams>),
+    /// `roots/list`
+    ListRoots(::std::option::Option<super::ListRootsRequestParams>),
+    /// `sampling/createMessage`
+    CreateMessage(super::CreateMessageRequestParams),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ServerRequest {
+    const NAME: &'static str = "ServerRequest";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "elicitation/create" => {
+                        Self::Elicit(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "ping" => Self::Ping(crate::rt::jsonrpc::optional(params)?),
+                    "roots/list" => {
+                        Self::ListRoots(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "sampling/createMessage" => {
+                        Self::CreateMessage(crate::rt::jsonrpc::required(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Elicit { .. } => "elicitation/create",
+            Self::Ping { .. } => "ping",
+            Self::ListRoots { .. } => "roots/list",
+            Self::CreateMessage { .. } => "sampling/createMessage",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Elicit(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Ping(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ListRoots(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::CreateMessage(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The notifications a client sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientNotification {
+    /// `notifications/cancelled`
+    Cancelled(super::CancelledNotificationParams),
+    /// `notifications/initialized`
+    Initialized(::std::option::Option<super::ResultObject>),
+    /// `notifications/progress`
+    Progress(super::ProgressNotificationParams),
+    /// `notifications/roots/list_changed`
+    RootsListChanged(::std::option::Option<super::ResultObject>),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ClientNotification {
+    const NAME: &'static str = "ClientNotification";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/initialized" => {
+                        Self::Initialized(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "notifications/progress" => {
+                        Self::Progress(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/roots/list_changed" => {
+                        Self::RootsListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Cancelled { .. } => "notifications/cancelled",
+            Self::Initialized { .. } => "notifications/initialized",
+            Self::Progress { .. } => "notifications/progress",
+            Self::RootsListChanged { .. } => "notifications/roots/list_changed",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Initialized(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::Progress(p) => crate::rt::jsonrpc::to_params(p),
+            Self::RootsListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The notifications a server sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerNotification {
+    /// `notifications/cancelled`
+    Cancelled(super::CancelledNotificationParams),
+    /// `notifications/message`
+    LoggingMessage(super::LoggingMessageNotificationParams),
+    /// `notifications/progress`
+    Progress(super::ProgressNotificationParams),
+    /// `notifications/prompts/list_changed`
+    PromptListChanged(::std::option::Option<super::ResultObject>),
+    /// `notifications/resources/list_changed`
+    ResourceListChanged(::std::option::Option<super::ResultObject>),
+    /// `notifications/resources/updated`
+    ResourceUpdated(super::ResourceUpdatedNotificationParams),
+    /// `notifications/tools/list_changed`
+    ToolListChanged(::std::option::Option<super::ResultObject>),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ServerNotification {
+    const NAME: &'static str = "ServerNotification";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/message" => {
+                        Self::LoggingMessage(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/progress" => {
+                        Self::Progress(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/prompts/list_changed" => {
+                        Self::PromptListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "notifications/resources/list_changed" => {
+                        Self::ResourceListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "notifications/resources/updated" => {
+                        Self::ResourceUpdated(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/tools/list_changed" => {
+                        Self::ToolListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Cancelled { .. } => "notifications/cancelled",
+            Self::LoggingMessage { .. } => "notifications/message",
+            Self::Progress { .. } => "notifications/progress",
+            Self::PromptListChanged { .. } => "notifications/prompts/list_changed",
+            Self::ResourceListChanged { .. } => "notifications/resources/list_changed",
+            Self::ResourceUpdated { .. } => "notifications/resources/updated",
+            Self::ToolListChanged { .. } => "notifications/tools/list_changed",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
+            Self::LoggingMessage(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Progress(p) => crate::rt::jsonrpc::to_params(p),
+            Self::PromptListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ResourceListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ResourceUpdated(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ToolListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The results a server sends, one variant per request it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerResult {
+    /// The result of `completion/complete`.
+    Complete(<Complete as crate::rt::method::Request>::Result),
+    /// The result of `initialize`.
+    Initialize(<Initialize as crate::rt::method::Request>::Result),
+    /// The result of `logging/setLevel`.
+    SetLevel(<SetLevel as crate::rt::method::Request>::Result),
+    /// The result of `ping`.
+    Ping(<Ping as crate::rt::method::Request>::Result),
+    /// The result of `prompts/get`.
+    GetPrompt(<GetPrompt as crate::rt::method::Request>::Result),
+    /// The result of `prompts/list`.
+    ListPrompts(<ListPrompts as crate::rt::method::Request>::Result),
+    /// The result of `resources/list`.
+    ListResources(<ListResources as crate::rt::method::Request>::Result),
+    /// The result of `resources/read`.
+    ReadResource(<ReadResource as crate::rt::method::Request>::Result),
+    /// The result of `resources/subscribe`.
+    Subscribe(<Subscribe as crate::rt::method::Request>::Result),
+    /// The result of `resources/templates/list`.
+    ListResourceTemplates(<ListResourceTemplates as crate::rt::method::Request>::Result),
+    /// The result of `resources/unsubscribe`.
+    Unsubscribe(<Unsubscribe as crate::rt::method::Request>::Result),
+    /// The result of `tools/call`.
+    CallTool(<CallTool as crate::rt::method::Request>::Result),
+    /// The result of `tools/list`.
+    ListTools(<ListTools as crate::rt::method::Request>::Result),
+}
+
+impl ServerResult {
+    /// Decodes the `result` of a response to a request of `method`; a method
+    /// this side does not answer, or a result that does not fit, is an error
+    /// that keeps the raw value.
+    pub fn decode(
+        method: Method,
+        raw: serde_json::Value,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        match method {
+            Method::Complete => {
+                crate::rt::jsonrpc::decode_result::<Complete>(raw).map(Self::Complete)
+            }
+            Method::Initialize => {
+                crate::rt::jsonrpc::decode_result::<Initialize>(raw)
+                    .map(Self::Initialize)
+            }
+            Method::SetLevel => {
+                crate::rt::jsonrpc::decode_result::<SetLevel>(raw).map(Self::SetLevel)
+            }
+            Method::Ping => {
+                crate::rt::jsonrpc::decode_result::<Ping>(raw).map(Self::Ping)
+            }
+            Method::GetPrompt => {
+                crate::rt::jsonrpc::decode_result::<GetPrompt>(raw).map(Self::GetPrompt)
+            }
+            Method::ListPrompts => {
+                crate::rt::jsonrpc::decode_result::<ListPrompts>(raw)
+                    .map(Self::ListPrompts)
+            }
+            Method::ListResources => {
+                crate::rt::jsonrpc::decode_result::<ListResources>(raw)
+                    .map(Self::ListResources)
+            }
+            Method::ReadResource => {
+                crate::rt::jsonrpc::decode_result::<ReadResource>(raw)
+                    .map(Self::ReadResource)
+            }
+            Method::Subscribe => {
+                crate::rt::jsonrpc::decode_result::<Subscribe>(raw).map(Self::Subscribe)
+            }
+            Method::ListResourceTemplates => {
+                crate::rt::jsonrpc::decode_result::<ListResourceTemplates>(raw)
+                    .map(Self::ListResourceTemplates)
+            }
+            Method::Unsubscribe => {
+                crate::rt::jsonrpc::decode_result::<Unsubscribe>(raw)
+                    .map(Self::Unsubscribe)
+            }
+            Method::CallTool => {
+                crate::rt::jsonrpc::decode_result::<CallTool>(raw).map(Self::CallTool)
+            }
+            Method::ListTools => {
+                crate::rt::jsonrpc::decode_result::<ListTools>(raw).map(Self::ListTools)
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ServerResult"),
+                    ),
+                    raw,
+                })
+            }
+        }
+    }
+}
+
+/// The results a client sends, one variant per request it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientResult {
+    /// The result of `elicitation/create`.
+    Elicit(<Elicit as crate::rt::method::Request>::Result),
+    /// The result of `ping`.
+    Ping(<Ping as crate::rt::method::Request>::Result),
+    /// The result of `roots/list`.
+    ListRoots(<ListRoots as crate::rt::method::Request>::Result),
+    /// The result of `sampling/createMessage`.
+    CreateMessage(<CreateMessage as crate::rt::method::Request>::Result),
+}
+
+impl ClientResult {
+    /// Decodes the `result` of a response to a request of `method`; a method
+    /// this side does not answer, or a result that does not fit, is an error
+    /// that keeps the raw value.
+    pub fn decode(
+        method: Method,
+        raw: serde_json::Value,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        match method {
+            Method::Elicit => {
+                crate::rt::jsonrpc::decode_result::<Elicit>(raw).map(Self::Elicit)
+            }
+            Method::Ping => {
+                crate::rt::jsonrpc::decode_result::<Ping>(raw).map(Self::Ping)
+            }
+            Method::ListRoots => {
+                crate::rt::jsonrpc::decode_result::<ListRoots>(raw).map(Self::ListRoots)
+            }
+            Method::CreateMessage => {
+                crate::rt::jsonrpc::decode_result::<CreateMessage>(raw)
+                    .map(Self::CreateMessage)
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ClientResult"),
+                    ),
+                    raw,
+                })
+            }
+        }
+    }
+}
+
+/// Whether this protocol version allows JSON-RPC batches.
+pub const BATCHES: bool = false;
+
+/// What a server receives: client requests and notifications, responses to its own requests.
+pub type ClientMessage = crate::rt::jsonrpc::Message<ClientRequest, ClientNotification>;
+
+/// What a client receives: server requests and notifications, responses to its own requests.
+pub type ServerMessage = crate::rt::jsonrpc::Message<ServerRequest, ServerNotification>;
+
+/// Decodes a message a client sent (see [`crate::rt::jsonrpc`] for the rules).
+pub fn decode_from_client(
+    bytes: impl AsRef<[u8]>,
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+) -> ::std::result::Result<ClientMessage, crate::rt::jsonrpc::ProtocolError> {
+    crate::rt::jsonrpc::decode(
+        bytes.as_ref(),
+        crate::rt::jsonrpc::Options {
+            unknown_methods,
+            batches: BATCHES,
+        },
+    )
+}
+
+/// Decodes a message a server sent (see [`crate::rt::jsonrpc`] for the rules).
+pub fn decode_from_server(
+    bytes: impl AsRef<[u8]>,
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+) -> ::std::result::Result<ServerMessage, crate::rt::jsonrpc::ProtocolError> {
+    crate::rt::jsonrpc::decode(
+        bytes.as_ref(),
+        crate::rt::jsonrpc::Options {
+            unknown_methods,
+            batches: BATCHES,
+        },
+    )
+}
+
+/// Error codes: JSON-RPC's standard ones, and those the schema of this version fixes.
+pub mod error_codes {
+    pub use crate::rt::jsonrpc::codes::*;
+}
+
 /// Every method of this version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {

@@ -21,7 +21,7 @@ crate::rt::const_str!(Initialize, "initialize");
 
 crate::rt::const_str!(LoggingSetLevel, "logging/setLevel");
 
-crate::rt::const_int!(Minus32042, - 32042i64);
+crate::rt::const_int!(Minus32042, - 32042);
 
 crate::rt::const_str!(NotificationsCancelled, "notifications/cancelled");
 

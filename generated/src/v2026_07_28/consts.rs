@@ -17,21 +17,21 @@ crate::rt::const_str!(Form, "form");
 
 crate::rt::const_str!(Image, "image");
 
-crate::rt::const_int!(Minus32020, - 32020i64);
+crate::rt::const_int!(Minus32020, - 32020);
 
-crate::rt::const_int!(Minus32021, - 32021i64);
+crate::rt::const_int!(Minus32021, - 32021);
 
-crate::rt::const_int!(Minus32022, - 32022i64);
+crate::rt::const_int!(Minus32022, - 32022);
 
-crate::rt::const_int!(Minus32600, - 32600i64);
+crate::rt::const_int!(Minus32600, - 32600);
 
-crate::rt::const_int!(Minus32601, - 32601i64);
+crate::rt::const_int!(Minus32601, - 32601);
 
-crate::rt::const_int!(Minus32602, - 32602i64);
+crate::rt::const_int!(Minus32602, - 32602);
 
-crate::rt::const_int!(Minus32603, - 32603i64);
+crate::rt::const_int!(Minus32603, - 32603);
 
-crate::rt::const_int!(Minus32700, - 32700i64);
+crate::rt::const_int!(Minus32700, - 32700);
 
 crate::rt::const_str!(NotificationsCancelled, "notifications/cancelled");
 

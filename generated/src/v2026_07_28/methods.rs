@@ -247,6 +247,550 @@ impl crate::rt::method::Request for ListTools {
     type Result = super::ListToolsResult;
 }
 
+/// The requests a client sends: what a server decodes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientRequest {
+    /// `completion/complete`
+    Complete(super::CompleteRequestParams),
+    /// `prompts/get`
+    GetPrompt(super::GetPromptRequestParams),
+    /// `prompts/list`
+    ListPrompts(super::PaginatedRequestParams),
+    /// `resources/list`
+    ListResources(super::PaginatedRequestParams),
+    /// `resources/read`
+    ReadResource(super::ReadResourceRequestParams),
+    /// `resources/templates/list`
+    ListResourceTemplates(super::PaginatedRequestParams),
+    /// `server/discover`
+    Discover(super::RequestParams),
+    /// `subscriptions/listen`
+    SubscriptionsListen(super::SubscriptionsListenRequestParams),
+    /// `tools/call`
+    CallTool(super::CallToolRequestParams),
+    /// `tools/list`
+    ListTools(super::PaginatedRequestParams),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ClientRequest {
+    const NAME: &'static str = "ClientRequest";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "completion/complete" => {
+                        Self::Complete(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "prompts/get" => {
+                        Self::GetPrompt(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "prompts/list" => {
+                        Self::ListPrompts(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "resources/list" => {
+                        Self::ListResources(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "resources/read" => {
+                        Self::ReadResource(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "resources/templates/list" => {
+                        Self::ListResourceTemplates(
+                            crate::rt::jsonrpc::required(params)?,
+                        )
+                    }
+                    "server/discover" => {
+                        Self::Discover(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "subscriptions/listen" => {
+                        Self::SubscriptionsListen(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "tools/call" => Self::CallTool(crate::rt::jsonrpc::required(params)?),
+                    "tools/list" => {
+                        Self::ListTools(crate::rt::jsonrpc::required(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Complete { .. } => "completion/complete",
+            Self::GetPrompt { .. } => "prompts/get",
+            Self::ListPrompts { .. } => "prompts/list",
+            Self::ListResources { .. } => "resources/list",
+            Self::ReadResource { .. } => "resources/read",
+            Self::ListResourceTemplates { .. } => "resources/templates/list",
+            Self::Discover { .. } => "server/discover",
+            Self::SubscriptionsListen { .. } => "subscriptions/listen",
+            Self::CallTool { .. } => "tools/call",
+            Self::ListTools { .. } => "tools/list",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Complete(p) => crate::rt::jsonrpc::to_params(p),
+            Self::GetPrompt(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListPrompts(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListResources(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ReadResource(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListResourceTemplates(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Discover(p) => crate::rt::jsonrpc::to_params(p),
+            Self::SubscriptionsListen(p) => crate::rt::jsonrpc::to_params(p),
+            Self::CallTool(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ListTools(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The JSON-RPC requests a server sends: what a client decodes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerRequest {
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ServerRequest {
+    const NAME: &'static str = "ServerRequest";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        let _ = (method, params);
+        Ok(None)
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The notifications a client sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientNotification {
+    /// `notifications/cancelled`
+    Cancelled(super::CancelledNotificationParams),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ClientNotification {
+    const NAME: &'static str = "ClientNotification";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Cancelled { .. } => "notifications/cancelled",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The notifications a server sends.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerNotification {
+    /// `notifications/cancelled`
+    Cancelled(super::CancelledNotificationParams),
+    /// `notifications/message`
+    LoggingMessage(super::LoggingMessageNotificationParams),
+    /// `notifications/progress`
+    Progress(super::ProgressNotificationParams),
+    /// `notifications/prompts/list_changed`
+    PromptListChanged(::std::option::Option<super::NotificationParams>),
+    /// `notifications/resources/list_changed`
+    ResourceListChanged(::std::option::Option<super::NotificationParams>),
+    /// `notifications/resources/updated`
+    ResourceUpdated(super::ResourceUpdatedNotificationParams),
+    /// `notifications/subscriptions/acknowledged`
+    SubscriptionsAcknowledged(super::SubscriptionsAcknowledgedNotificationParams),
+    /// `notifications/tools/list_changed`
+    ToolListChanged(::std::option::Option<super::NotificationParams>),
+    /// A method this side does not know, kept with its raw params; produced
+    /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+    Other {
+        /// The method string.
+        method: ::std::string::String,
+        /// The raw params.
+        params: ::std::option::Option<serde_json::Value>,
+    },
+}
+
+impl crate::rt::jsonrpc::MethodSet for ServerNotification {
+    const NAME: &'static str = "ServerNotification";
+    fn decode(
+        method: &str,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/message" => {
+                        Self::LoggingMessage(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/progress" => {
+                        Self::Progress(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/prompts/list_changed" => {
+                        Self::PromptListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "notifications/resources/list_changed" => {
+                        Self::ResourceListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    "notifications/resources/updated" => {
+                        Self::ResourceUpdated(crate::rt::jsonrpc::required(params)?)
+                    }
+                    "notifications/subscriptions/acknowledged" => {
+                        Self::SubscriptionsAcknowledged(
+                            crate::rt::jsonrpc::required(params)?,
+                        )
+                    }
+                    "notifications/tools/list_changed" => {
+                        Self::ToolListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn other(
+        method: ::std::string::String,
+        params: ::std::option::Option<serde_json::Value>,
+    ) -> Self {
+        Self::Other { method, params }
+    }
+    fn method(&self) -> &str {
+        match self {
+            Self::Cancelled { .. } => "notifications/cancelled",
+            Self::LoggingMessage { .. } => "notifications/message",
+            Self::Progress { .. } => "notifications/progress",
+            Self::PromptListChanged { .. } => "notifications/prompts/list_changed",
+            Self::ResourceListChanged { .. } => "notifications/resources/list_changed",
+            Self::ResourceUpdated { .. } => "notifications/resources/updated",
+            Self::SubscriptionsAcknowledged { .. } => {
+                "notifications/subscriptions/acknowledged"
+            }
+            Self::ToolListChanged { .. } => "notifications/tools/list_changed",
+            Self::Other { method, .. } => method,
+        }
+    }
+    fn params(
+        &self,
+    ) -> ::std::result::Result<
+        ::std::option::Option<serde_json::Value>,
+        serde_json::Error,
+    > {
+        match self {
+            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
+            Self::LoggingMessage(p) => crate::rt::jsonrpc::to_params(p),
+            Self::Progress(p) => crate::rt::jsonrpc::to_params(p),
+            Self::PromptListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ResourceListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::ResourceUpdated(p) => crate::rt::jsonrpc::to_params(p),
+            Self::SubscriptionsAcknowledged(p) => crate::rt::jsonrpc::to_params(p),
+            Self::ToolListChanged(p) => {
+                p.as_ref()
+                    .map(crate::rt::jsonrpc::to_params)
+                    .transpose()
+                    .map(::std::option::Option::flatten)
+            }
+            Self::Other { params, .. } => Ok(params.clone()),
+        }
+    }
+}
+
+/// The results a server sends, one variant per request it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerResult {
+    /// The result of `completion/complete`.
+    Complete(<Complete as crate::rt::method::Request>::Result),
+    /// The result of `prompts/get`.
+    GetPrompt(<GetPrompt as crate::rt::method::Request>::Result),
+    /// The result of `prompts/list`.
+    ListPrompts(<ListPrompts as crate::rt::method::Request>::Result),
+    /// The result of `resources/list`.
+    ListResources(<ListResources as crate::rt::method::Request>::Result),
+    /// The result of `resources/read`.
+    ReadResource(<ReadResource as crate::rt::method::Request>::Result),
+    /// The result of `resources/templates/list`.
+    ListResourceTemplates(<ListResourceTemplates as crate::rt::method::Request>::Result),
+    /// The result of `server/discover`.
+    Discover(<Discover as crate::rt::method::Request>::Result),
+    /// The result of `subscriptions/listen`.
+    SubscriptionsListen(<SubscriptionsListen as crate::rt::method::Request>::Result),
+    /// The result of `tools/call`.
+    CallTool(<CallTool as crate::rt::method::Request>::Result),
+    /// The result of `tools/list`.
+    ListTools(<ListTools as crate::rt::method::Request>::Result),
+}
+
+impl ServerResult {
+    /// Decodes the `result` of a response to a request of `method`; a method
+    /// this side does not answer, or a result that does not fit, is an error
+    /// that keeps the raw value.
+    pub fn decode(
+        method: Method,
+        raw: serde_json::Value,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        match method {
+            Method::Complete => {
+                crate::rt::jsonrpc::decode_result::<Complete>(raw).map(Self::Complete)
+            }
+            Method::GetPrompt => {
+                crate::rt::jsonrpc::decode_result::<GetPrompt>(raw).map(Self::GetPrompt)
+            }
+            Method::ListPrompts => {
+                crate::rt::jsonrpc::decode_result::<ListPrompts>(raw)
+                    .map(Self::ListPrompts)
+            }
+            Method::ListResources => {
+                crate::rt::jsonrpc::decode_result::<ListResources>(raw)
+                    .map(Self::ListResources)
+            }
+            Method::ReadResource => {
+                crate::rt::jsonrpc::decode_result::<ReadResource>(raw)
+                    .map(Self::ReadResource)
+            }
+            Method::ListResourceTemplates => {
+                crate::rt::jsonrpc::decode_result::<ListResourceTemplates>(raw)
+                    .map(Self::ListResourceTemplates)
+            }
+            Method::Discover => {
+                crate::rt::jsonrpc::decode_result::<Discover>(raw).map(Self::Discover)
+            }
+            Method::SubscriptionsListen => {
+                crate::rt::jsonrpc::decode_result::<SubscriptionsListen>(raw)
+                    .map(Self::SubscriptionsListen)
+            }
+            Method::CallTool => {
+                crate::rt::jsonrpc::decode_result::<CallTool>(raw).map(Self::CallTool)
+            }
+            Method::ListTools => {
+                crate::rt::jsonrpc::decode_result::<ListTools>(raw).map(Self::ListTools)
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ServerResult"),
+                    ),
+                    raw,
+                })
+            }
+        }
+    }
+}
+
+/// The results a client sends, one variant per request it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientResult {
+    /// The result of `elicitation/create`.
+    Elicit(<Elicit as crate::rt::method::Request>::Result),
+    /// The result of `roots/list`.
+    ListRoots(<ListRoots as crate::rt::method::Request>::Result),
+    /// The result of `sampling/createMessage`.
+    CreateMessage(<CreateMessage as crate::rt::method::Request>::Result),
+}
+
+impl ClientResult {
+    /// Decodes the `result` of a response to a request of `method`; a method
+    /// this side does not answer, or a result that does not fit, is an error
+    /// that keeps the raw value.
+    pub fn decode(
+        method: Method,
+        raw: serde_json::Value,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        match method {
+            Method::Elicit => {
+                crate::rt::jsonrpc::decode_result::<Elicit>(raw).map(Self::Elicit)
+            }
+            Method::ListRoots => {
+                crate::rt::jsonrpc::decode_result::<ListRoots>(raw).map(Self::ListRoots)
+            }
+            Method::CreateMessage => {
+                crate::rt::jsonrpc::decode_result::<CreateMessage>(raw)
+                    .map(Self::CreateMessage)
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ClientResult"),
+                    ),
+                    raw,
+                })
+            }
+        }
+    }
+}
+
+/// Whether this protocol version allows JSON-RPC batches.
+pub const BATCHES: bool = false;
+
+/// What a server receives: client requests and notifications, responses to its own requests.
+pub type ClientMessage = crate::rt::jsonrpc::Message<ClientRequest, ClientNotification>;
+
+/// What a client receives: server requests and notifications, responses to its own requests.
+pub type ServerMessage = crate::rt::jsonrpc::Message<ServerRequest, ServerNotification>;
+
+/// Decodes a message a client sent (see [`crate::rt::jsonrpc`] for the rules).
+pub fn decode_from_client(
+    bytes: impl AsRef<[u8]>,
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+) -> ::std::result::Result<ClientMessage, crate::rt::jsonrpc::ProtocolError> {
+    crate::rt::jsonrpc::decode(
+        bytes.as_ref(),
+        crate::rt::jsonrpc::Options {
+            unknown_methods,
+            batches: BATCHES,
+        },
+    )
+}
+
+/// Decodes a message a server sent (see [`crate::rt::jsonrpc`] for the rules).
+pub fn decode_from_server(
+    bytes: impl AsRef<[u8]>,
+    unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+) -> ::std::result::Result<ServerMessage, crate::rt::jsonrpc::ProtocolError> {
+    crate::rt::jsonrpc::decode(
+        bytes.as_ref(),
+        crate::rt::jsonrpc::Options {
+            unknown_methods,
+            batches: BATCHES,
+        },
+    )
+}
+
+/// Error codes: JSON-RPC's standard ones, and those the schema of this version fixes.
+pub mod error_codes {
+    pub use crate::rt::jsonrpc::codes::*;
+    /// The code of [`HeaderMismatchError`](super::super::HeaderMismatchError).
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// The code of [`InternalError`](super::super::InternalError).
+    pub const INTERNAL: i64 = -32603;
+    /// The code of [`InvalidParamsError`](super::super::InvalidParamsError).
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The code of [`InvalidRequestError`](super::super::InvalidRequestError).
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The code of [`MethodNotFoundError`](super::super::MethodNotFoundError).
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The code of [`MissingRequiredClientCapabilityError`](super::super::MissingRequiredClientCapabilityError).
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+    /// The code of [`ParseError`](super::super::ParseError).
+    pub const PARSE: i64 = -32700;
+    /// The code of [`UnsupportedProtocolVersionError`](super::super::UnsupportedProtocolVersionError).
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
 /// Every method of this version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {

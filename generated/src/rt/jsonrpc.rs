@@ -1,0 +1,487 @@
+//! JSON-RPC envelopes and the one entry point that decodes a whole message.
+//!
+//! [`decode`] takes a message off the wire and tells, by the keys present, what it is:
+//! a request (`method` and `id`), a notification (`method`, no `id`), a result response
+//! (`result`), an error response (`error`), or, where the protocol version allows
+//! batches, an array of those. Requests and notifications are then decoded by their
+//! `method`: exactly that method's params type is decoded, never "the first variant
+//! that fits". Errors carry the JSON-RPC code a peer should answer with:
+//!
+//! | code | when |
+//! | --- | --- |
+//! | -32700 | not JSON at all |
+//! | -32600 | JSON, but not a JSON-RPC 2.0 message (no or wrong `jsonrpc`, bad `id`, no `method`, …) |
+//! | -32601 | a `method` this side does not handle (unless [`UnknownMethods::Keep`]) |
+//! | -32602 | a known method whose params do not fit; the error has the JSON path |
+//!
+//! Responses carry their `result` undecoded ([`serde_json::Value`]): only the method of
+//! the request it answers says what it is. Decode it with [`decode_result`] (typed, by
+//! marker) or the version's `ServerResult::decode` / `ClientResult::decode` (by
+//! [`Method`](crate) value).
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::method::Request;
+use super::path::{self, DecodeError};
+
+/// JSON-RPC's standard error codes.
+pub mod codes {
+    /// Invalid JSON was received.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON sent is not a valid request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// The method does not exist or is not available.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Invalid method parameters.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Internal JSON-RPC error.
+    pub const INTERNAL_ERROR: i64 = -32603;
+}
+
+/// A request id: MCP allows a string or an integer (never `null`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Id {
+    /// An integer id.
+    Integer(i64),
+    /// A string id.
+    String(String),
+}
+
+impl From<i64> for Id {
+    fn from(v: i64) -> Self {
+        Id::Integer(v)
+    }
+}
+
+impl From<&str> for Id {
+    fn from(v: &str) -> Self {
+        Id::String(v.to_string())
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Id::Integer(i) => write!(f, "{i}"),
+            Id::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// The error object of an error response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorObject {
+    /// The error code.
+    pub code: i64,
+    /// A short description.
+    pub message: String,
+    /// Anything else the sender attached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// The set of requests (or notifications) one side handles: the generated
+/// `ClientRequest`, `ServerRequest`, `ClientNotification` and `ServerNotification` enums.
+pub trait MethodSet: Sized {
+    /// The enum's name, for error messages.
+    const NAME: &'static str;
+
+    /// Decodes the params of `method`; `Ok(None)` if the set has no such method.
+    fn decode(method: &str, params: Option<Value>) -> Result<Option<Self>, DecodeError>;
+
+    /// The catch-all variant for a method the set does not know.
+    fn other(method: String, params: Option<Value>) -> Self;
+
+    /// The method string.
+    fn method(&self) -> &str;
+
+    /// The params as JSON (`None` when the message has none).
+    fn params(&self) -> Result<Option<Value>, serde_json::Error>;
+}
+
+/// A decoded JSON-RPC message, with requests and notifications typed by method.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message<R, N> {
+    /// A request: it expects a response with the same id.
+    Request {
+        /// The request id.
+        id: Id,
+        /// The method and its typed params.
+        request: R,
+    },
+    /// A notification.
+    Notification(N),
+    /// A successful response; decode `result` with the method of the request it answers.
+    Response {
+        /// The id of the request it answers.
+        id: Id,
+        /// The undecoded result.
+        result: Value,
+    },
+    /// An error response.
+    Error {
+        /// The id of the request it answers (absent when the request could not be read).
+        id: Option<Id>,
+        /// The error.
+        error: ErrorObject,
+    },
+    /// A batch (protocol versions that allow batches only).
+    Batch(Vec<Message<R, N>>),
+}
+
+/// What to do with a method the receiving side does not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownMethods {
+    /// Fail with -32601 (method not found).
+    #[default]
+    Reject,
+    /// Decode into the enum's `Other` variant, keeping the raw params. A known method
+    /// never lands there: its params are decoded or the message fails with -32602.
+    Keep,
+}
+
+/// Decoding options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// What to do with unknown methods.
+    pub unknown_methods: UnknownMethods,
+    /// Whether a top-level array (a batch) is accepted.
+    pub batches: bool,
+}
+
+/// Why a message could not be decoded, with the JSON-RPC code to answer with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProtocolError {
+    /// -32700, -32600, -32601 or -32602.
+    pub code: i64,
+    /// What is wrong, for people.
+    pub message: String,
+    /// The id of the offending request, when it could be read.
+    pub id: Option<Id>,
+    /// JSON path of the offending value, when there is one (`params.arguments`).
+    pub path: Option<String>,
+}
+
+impl ProtocolError {
+    fn new(code: i64, message: impl Into<String>) -> Self {
+        ProtocolError {
+            code,
+            message: message.into(),
+            id: None,
+            path: None,
+        }
+    }
+
+    /// The error object to send back.
+    pub fn to_error_object(&self) -> ErrorObject {
+        ErrorObject {
+            code: self.code,
+            message: self.message.clone(),
+            data: self.path.as_ref().map(|p| serde_json::json!({ "path": p })),
+        }
+    }
+
+    /// The whole error response to send back, as JSON.
+    pub fn to_response(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("jsonrpc".into(), "2.0".into());
+        if let Some(id) = &self.id {
+            out.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
+        }
+        out.insert(
+            "error".into(),
+            serde_json::to_value(self.to_error_object()).unwrap_or(Value::Null),
+        );
+        Value::Object(out)
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "JSON-RPC error {}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+/// Decodes one message (or batch) from bytes.
+pub fn decode<R: MethodSet, N: MethodSet>(
+    bytes: &[u8],
+    options: Options,
+) -> Result<Message<R, N>, ProtocolError> {
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))?;
+    decode_value(value, options)
+}
+
+/// Decodes one message (or batch) from an already parsed JSON value.
+pub fn decode_value<R: MethodSet, N: MethodSet>(
+    value: Value,
+    options: Options,
+) -> Result<Message<R, N>, ProtocolError> {
+    match value {
+        Value::Array(items) if options.batches => {
+            if items.is_empty() {
+                return Err(ProtocolError::new(codes::INVALID_REQUEST, "an empty batch"));
+            }
+            let inner = Options {
+                batches: false,
+                ..options
+            };
+            items
+                .into_iter()
+                .map(|item| decode_value(item, inner))
+                .collect::<Result<_, _>>()
+                .map(Message::Batch)
+        }
+        Value::Array(_) => Err(ProtocolError::new(
+            codes::INVALID_REQUEST,
+            "batches are not part of this protocol version",
+        )),
+        Value::Object(map) => decode_object(map, options),
+        other => Err(ProtocolError::new(
+            codes::INVALID_REQUEST,
+            format!("a message must be a JSON object, found {}", kind(&other)),
+        )),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn decode_object<R: MethodSet, N: MethodSet>(
+    mut map: Map<String, Value>,
+    options: Options,
+) -> Result<Message<R, N>, ProtocolError> {
+    let id = match map.remove("id") {
+        None => None,
+        Some(raw) => Some(serde_json::from_value::<Id>(raw.clone()).map_err(|_| {
+            ProtocolError::new(
+                codes::INVALID_REQUEST,
+                format!("`id` must be a string or an integer, found {raw}"),
+            )
+        })?),
+    };
+    let fail = |code: i64, message: String, path: Option<String>| ProtocolError {
+        code,
+        message,
+        id: id.clone(),
+        path,
+    };
+    match map.remove("jsonrpc") {
+        Some(Value::String(v)) if v == "2.0" => {}
+        Some(other) => {
+            return Err(fail(
+                codes::INVALID_REQUEST,
+                format!("`jsonrpc` must be \"2.0\", found {other}"),
+                Some("jsonrpc".into()),
+            ));
+        }
+        None => {
+            return Err(fail(
+                codes::INVALID_REQUEST,
+                "missing `jsonrpc`".into(),
+                None,
+            ));
+        }
+    }
+    if let Some(method) = map.remove("method") {
+        let Value::String(method) = method else {
+            return Err(fail(
+                codes::INVALID_REQUEST,
+                format!("`method` must be a string, found {}", kind(&method)),
+                Some("method".into()),
+            ));
+        };
+        let params = map.remove("params");
+        if let Some(p) = &params {
+            if !p.is_object() {
+                return Err(fail(
+                    codes::INVALID_REQUEST,
+                    format!("`params` must be an object, found {}", kind(p)),
+                    Some("params".into()),
+                ));
+            }
+        }
+        return match id {
+            Some(id) => {
+                let request =
+                    decode_method::<R>(method, params, options).map_err(|e| ProtocolError {
+                        id: Some(id.clone()),
+                        ..e
+                    })?;
+                Ok(Message::Request { id, request })
+            }
+            None => decode_method::<N>(method, params, options).map(Message::Notification),
+        };
+    }
+    match (map.remove("result"), map.remove("error"), id) {
+        (Some(result), None, Some(id)) => Ok(Message::Response { id, result }),
+        (None, Some(error), id) => {
+            let error =
+                serde_json::from_value::<ErrorObject>(error).map_err(|e| ProtocolError {
+                    code: codes::INVALID_REQUEST,
+                    message: format!("invalid error object: {e}"),
+                    id: id.clone(),
+                    path: Some("error".into()),
+                })?;
+            Ok(Message::Error { id, error })
+        }
+        (Some(_), None, None) => Err(ProtocolError::new(
+            codes::INVALID_REQUEST,
+            "a result response without `id`",
+        )),
+        (Some(_), Some(_), id) => Err(ProtocolError {
+            id,
+            ..ProtocolError::new(
+                codes::INVALID_REQUEST,
+                "a response with both `result` and `error`",
+            )
+        }),
+        (None, None, id) => Err(ProtocolError {
+            id,
+            ..ProtocolError::new(
+                codes::INVALID_REQUEST,
+                "not a request, notification or response: no `method`, `result` or `error`",
+            )
+        }),
+    }
+}
+
+fn decode_method<S: MethodSet>(
+    method: String,
+    params: Option<Value>,
+    options: Options,
+) -> Result<S, ProtocolError> {
+    match S::decode(&method, params.clone()) {
+        Ok(Some(decoded)) => Ok(decoded),
+        Ok(None) => match options.unknown_methods {
+            UnknownMethods::Keep => Ok(S::other(method, params)),
+            UnknownMethods::Reject => Err(ProtocolError::new(
+                codes::METHOD_NOT_FOUND,
+                format!("method not found: `{method}` is not a {}", S::NAME),
+            )),
+        },
+        Err(e) => {
+            let path = if e.path().is_empty() {
+                "params".to_string()
+            } else {
+                format!("params.{}", e.path())
+            };
+            Err(ProtocolError {
+                code: codes::INVALID_PARAMS,
+                message: format!("invalid params for `{method}` at `{path}`: {}", e.inner()),
+                id: None,
+                path: Some(path),
+            })
+        }
+    }
+}
+
+/// Encodes a message as JSON.
+pub fn encode<R: MethodSet, N: MethodSet>(
+    message: &Message<R, N>,
+) -> Result<Value, serde_json::Error> {
+    let envelope = |id: Option<&Id>,
+                    method: &str,
+                    params: Option<Value>|
+     -> Result<Value, serde_json::Error> {
+        let mut out = Map::new();
+        out.insert("jsonrpc".into(), "2.0".into());
+        if let Some(id) = id {
+            out.insert("id".into(), serde_json::to_value(id)?);
+        }
+        out.insert("method".into(), method.into());
+        if let Some(p) = params {
+            out.insert("params".into(), p);
+        }
+        Ok(Value::Object(out))
+    };
+    Ok(match message {
+        Message::Request { id, request } => {
+            envelope(Some(id), request.method(), request.params()?)?
+        }
+        Message::Notification(n) => envelope(None, n.method(), n.params()?)?,
+        Message::Response { id, result } => {
+            serde_json::json!({ "jsonrpc": "2.0", "id": id, "result": result })
+        }
+        Message::Error { id, error } => {
+            let mut out = Map::new();
+            out.insert("jsonrpc".into(), "2.0".into());
+            if let Some(id) = id {
+                out.insert("id".into(), serde_json::to_value(id)?);
+            }
+            out.insert("error".into(), serde_json::to_value(error)?);
+            Value::Object(out)
+        }
+        Message::Batch(items) => Value::Array(items.iter().map(encode).collect::<Result<_, _>>()?),
+    })
+}
+
+/// Decodes required params; absent params are decoded from `{}` so that the error
+/// names the missing field.
+#[doc(hidden)]
+pub fn required<T: DeserializeOwned>(params: Option<Value>) -> Result<T, DecodeError> {
+    path::from_value(params.unwrap_or_else(|| Value::Object(Map::new())))
+}
+
+/// Decodes optional params.
+#[doc(hidden)]
+pub fn optional<T: DeserializeOwned>(params: Option<Value>) -> Result<Option<T>, DecodeError> {
+    params.map(path::from_value).transpose()
+}
+
+/// Encodes params.
+#[doc(hidden)]
+pub fn to_params<T: Serialize>(params: &T) -> Result<Option<Value>, serde_json::Error> {
+    serde_json::to_value(params).map(Some)
+}
+
+/// A result that does not fit the method of the request it answers. Keeps the raw value.
+#[derive(Debug)]
+pub struct ResultError {
+    /// The method of the request the result answers.
+    pub method: String,
+    /// Why it does not fit.
+    pub error: DecodeError,
+    /// The result as received.
+    pub raw: Value,
+}
+
+impl fmt::Display for ResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the result does not fit `{}`: {}",
+            self.method, self.error
+        )
+    }
+}
+
+impl std::error::Error for ResultError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Decodes the `result` of a response to a request of method `M`.
+pub fn decode_result<M: Request>(raw: Value) -> Result<M::Result, ResultError> {
+    path::from_value(raw.clone()).map_err(|error| ResultError {
+        method: M::METHOD.to_string(),
+        error,
+        raw,
+    })
+}
