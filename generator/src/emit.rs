@@ -158,6 +158,41 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
             }
             _ => None,
         });
+    let result_encoder = |name: &str, client_sends: bool| {
+        let f = format_ident!(
+            "{}_value",
+            if client_sends {
+                "server_result"
+            } else {
+                "client_result"
+            }
+        );
+        let e = ident(name);
+        let arms = model
+            .methods
+            .iter()
+            .filter(|m| m.kind == crate::model::MessageKind::Request)
+            .filter(|m| match m.direction {
+                crate::model::Direction::Both => true,
+                crate::model::Direction::ClientToServer => client_sends,
+                crate::model::Direction::ServerToClient => !client_sends,
+            })
+            .map(|m| {
+                let v = ident(&marker_name(m));
+                quote!(m::methods::#e::#v(x) => serde_json::to_value(x).unwrap(),)
+            })
+            .collect::<Vec<_>>();
+        let body = if arms.is_empty() {
+            quote!(match *r {})
+        } else {
+            quote!(match r { #( #arms )* })
+        };
+        quote! {
+            fn #f(r: &m::methods::#e) -> serde_json::Value { #body }
+        }
+    };
+    let server_results = result_encoder("ServerResult", true);
+    let client_results = result_encoder("ClientResult", false);
     let doc = format!(
         " Every definition of protocol version `{}`, for tests.",
         model.version
@@ -178,10 +213,47 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
             })
         }
 
+        /// Decodes a message as a server (`client == false`) or client would, returning the
+        /// method of a request or notification (or `""`) and the message encoded back.
+        pub fn decode_message(bytes: &[u8], from_client: bool, keep: bool) -> Result<(String, serde_json::Value), mcp_spec_types::rt::jsonrpc::ProtocolError> {
+            use mcp_spec_types::rt::jsonrpc::{self as j, MethodSet, Message};
+            let unknown = if keep { j::UnknownMethods::Keep } else { j::UnknownMethods::Reject };
+            fn method_of<R: MethodSet, N: MethodSet>(m: &Message<R, N>) -> String {
+                match m {
+                    Message::Request { request, .. } => request.method().to_string(),
+                    Message::Notification(n) => n.method().to_string(),
+                    _ => String::new(),
+                }
+            }
+            if from_client {
+                let m = m::methods::decode_from_client(bytes, unknown)?;
+                Ok((method_of(&m), j::encode(&m).unwrap()))
+            } else {
+                let m = m::methods::decode_from_server(bytes, unknown)?;
+                Ok((method_of(&m), j::encode(&m).unwrap()))
+            }
+        }
+
+        /// Decodes the result of a request of `method` through `ServerResult` (answered by
+        /// the server) or `ClientResult`, and encodes it back.
+        pub fn decode_result(method: &str, by_server: bool, raw: serde_json::Value) -> Result<serde_json::Value, String> {
+            let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
+            if by_server {
+                let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string())?;
+                Ok(server_result_value(&r))
+            } else {
+                let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string())?;
+                Ok(client_result_value(&r))
+            }
+        }
+
         /// Every method the generated `Method` enum knows: string, direction, kind.
         pub fn methods() -> Vec<(&'static str, mcp_spec_types::rt::method::Direction, mcp_spec_types::rt::method::MessageKind)> {
             m::methods::Method::ALL.iter().map(|x| (x.as_str(), x.direction(), x.kind())).collect()
         }
+
+        #server_results
+        #client_results
 
         /// The decoding facts of the union definition named `definition`.
         pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {

@@ -44,7 +44,21 @@ pub struct Harness {
     pub union: fn(&str) -> Option<mcp_spec_types::rt::union::Union>,
     /// The generated `Method` enum: string, direction, kind of every method.
     pub methods: MethodList,
+    /// Decodes a message through the version's entry point (as a server when the flag
+    /// says it comes from a client), returning its method and the message encoded back.
+    pub decode_message: DecodeMessage,
+    /// Decodes a result by the method of its request (`ServerResult` when the server
+    /// answers it) and encodes it back.
+    pub decode_result: fn(&str, bool, serde_json::Value) -> Result<serde_json::Value, String>,
 }
+
+/// What [`Harness::decode_message`] is.
+pub type DecodeMessage =
+    fn(
+        &[u8],
+        bool,
+        bool,
+    ) -> Result<(String, serde_json::Value), mcp_spec_types::rt::jsonrpc::ProtocolError>;
 
 /// What [`Harness::methods`] returns.
 pub type MethodList = fn() -> Vec<(
@@ -61,6 +75,8 @@ macro_rules! harness {
             roundtrip: $module::roundtrip,
             union: $module::union,
             methods: $module::methods,
+            decode_message: $module::decode_message,
+            decode_result: $module::decode_result,
         }
     };
 }

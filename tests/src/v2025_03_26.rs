@@ -208,6 +208,50 @@ pub fn roundtrip(
     )
 }
 
+/// Decodes a message as a server (`client == false`) or client would, returning the
+/// method of a request or notification (or `""`) and the message encoded back.
+pub fn decode_message(
+    bytes: &[u8],
+    from_client: bool,
+    keep: bool,
+) -> Result<(String, serde_json::Value), mcp_spec_types::rt::jsonrpc::ProtocolError> {
+    use mcp_spec_types::rt::jsonrpc::{self as j, MethodSet, Message};
+    let unknown = if keep { j::UnknownMethods::Keep } else { j::UnknownMethods::Reject };
+    fn method_of<R: MethodSet, N: MethodSet>(m: &Message<R, N>) -> String {
+        match m {
+            Message::Request { request, .. } => request.method().to_string(),
+            Message::Notification(n) => n.method().to_string(),
+            _ => String::new(),
+        }
+    }
+    if from_client {
+        let m = m::methods::decode_from_client(bytes, unknown)?;
+        Ok((method_of(&m), j::encode(&m).unwrap()))
+    } else {
+        let m = m::methods::decode_from_server(bytes, unknown)?;
+        Ok((method_of(&m), j::encode(&m).unwrap()))
+    }
+}
+
+/// Decodes the result of a request of `method` through `ServerResult` (answered by
+/// the server) or `ClientResult`, and encodes it back.
+pub fn decode_result(
+    method: &str,
+    by_server: bool,
+    raw: serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
+    if by_server {
+        let r = m::methods::ServerResult::decode(method, raw)
+            .map_err(|e| e.to_string())?;
+        Ok(server_result_value(&r))
+    } else {
+        let r = m::methods::ClientResult::decode(method, raw)
+            .map_err(|e| e.to_string())?;
+        Ok(client_result_value(&r))
+    }
+}
+
 /// Every method the generated `Method` enum knows: string, direction, kind.
 pub fn methods() -> Vec<
     (
@@ -220,6 +264,34 @@ pub fn methods() -> Vec<
         .iter()
         .map(|x| (x.as_str(), x.direction(), x.kind()))
         .collect()
+}
+
+fn server_result_value(r: &m::methods::ServerResult) -> serde_json::Value {
+    match r {
+        m::methods::ServerResult::Complete(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::Initialize(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::SetLevel(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::Ping(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::GetPrompt(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::ListPrompts(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::ListResources(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::ReadResource(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::Subscribe(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::ListResourceTemplates(x) => {
+            serde_json::to_value(x).unwrap()
+        }
+        m::methods::ServerResult::Unsubscribe(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::CallTool(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ServerResult::ListTools(x) => serde_json::to_value(x).unwrap(),
+    }
+}
+
+fn client_result_value(r: &m::methods::ClientResult) -> serde_json::Value {
+    match r {
+        m::methods::ClientResult::Ping(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ClientResult::ListRoots(x) => serde_json::to_value(x).unwrap(),
+        m::methods::ClientResult::CreateMessage(x) => serde_json::to_value(x).unwrap(),
+    }
 }
 
 /// The decoding facts of the union definition named `definition`.
