@@ -18,6 +18,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod rt;
+pub mod version;
+
+#[rustfmt::skip]
+mod protocol_version;
+
+pub use version::ProtocolVersion;
 
 #[cfg(feature = "draft")]
 #[rustfmt::skip]

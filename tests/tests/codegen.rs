@@ -27,6 +27,22 @@ fn every_generated_file_has_the_header() {
     let inputs = workspace::inputs(&root()).unwrap();
     let output = mcp_codegen::generate(&inputs).unwrap();
     for (path, contents) in &output.files {
+        let head: String = contents.lines().take(8).collect::<Vec<_>>().join("\n");
+        assert!(
+            head.contains("@generated"),
+            "{path} lacks @generated: {head}"
+        );
+        assert!(
+            head.contains("cargo xtask codegen"),
+            "{path} does not name the command"
+        );
+        if path.ends_with("protocol_version.rs") {
+            for input in &inputs {
+                let sha = mcp_codegen::sha256_hex(input.text.as_bytes());
+                assert!(head.contains(&sha), "{path} does not name {}", input.path);
+            }
+            continue;
+        }
         let version = inputs
             .iter()
             .find(|i| {

@@ -95,6 +95,7 @@ fn message(method: &str, id: Option<Value>, params: Option<Value>) -> Value {
 #[test]
 fn every_method_decodes_to_its_variant_and_round_trips() {
     let mut cases = 0;
+    let mut negatives = 0;
     for model in models() {
         let h = harness(&model.version);
         for m in &model.methods {
@@ -123,11 +124,108 @@ fn every_method_decodes_to_its_variant_and_round_trips() {
                     assert_eq!(back, msg, "{} round trip", model.version);
                     cases += 1;
                 }
+                negatives += negative_cases(&model, h, m, params.clone(), *from_client);
             }
         }
     }
-    println!("{cases} method messages decoded and re-encoded");
+    println!("{cases} method messages decoded and re-encoded, {negatives} negative cases");
     assert!(cases > 150);
+}
+
+/// The envelope and params mutations of one valid message, each with its expected code.
+fn negative_cases(
+    model: &Model,
+    h: &Harness,
+    m: &mcp_codegen::model::MethodDef,
+    params: Option<Value>,
+    from_client: bool,
+) -> usize {
+    let is_request = m.kind == MessageKind::Request;
+    let valid = message(&m.method, is_request.then(|| json!(1)), params.clone());
+    let decode = |v: &Value| (h.decode_message)(v.to_string().as_bytes(), from_client, false);
+    let expect = |v: Value, code: i64, what: &str| {
+        let e = decode(&v)
+            .err()
+            .unwrap_or_else(|| panic!("{} {}: {what} decoded: {v}", model.version, m.method));
+        assert_eq!(e.code, code, "{} {}: {what}: {e}", model.version, m.method);
+    };
+    let mut n = 0;
+    let mut without = |key: &str| {
+        let mut v = valid.clone();
+        v.as_object_mut().unwrap().remove(key);
+        v
+    };
+    expect(without("jsonrpc"), -32600, "missing jsonrpc");
+    let no_method = without("method");
+    n += 1;
+    if is_request {
+        expect(no_method, -32600, "missing method");
+        n += 1;
+    }
+    let mut v = valid.clone();
+    v["jsonrpc"] = json!("1.0");
+    expect(v, -32600, "jsonrpc 1.0");
+    n += 1;
+    if is_request {
+        for id in [json!(i64::MAX), json!(i64::MIN), json!("req-1")] {
+            let mut v = valid.clone();
+            v["id"] = id;
+            let (_, back) = decode(&v).unwrap();
+            assert_eq!(back, v);
+            n += 1;
+        }
+        let mut v = valid.clone();
+        v["id"] = Value::Null;
+        expect(v, -32600, "null id");
+        n += 1;
+    }
+    if m.params_required {
+        expect(without("params"), -32602, "missing params");
+        n += 1;
+    }
+    if let Some(Value::Object(p)) = &params {
+        // Unknown keys in params are kept (params objects are open).
+        let mut v = valid.clone();
+        v["params"]["x-vendor"] = json!({"k": [1]});
+        let (_, back) = decode(&v).unwrap();
+        assert_eq!(
+            back, v,
+            "{} {}: unknown params key",
+            model.version, m.method
+        );
+        n += 1;
+        // A wrong type in a required params field: -32602 naming the field.
+        let typed_field = match m.params.as_ref() {
+            Some(TypeRef::Named(n)) => match &model.get(n).unwrap().kind {
+                Kind::Struct { fields, .. } => fields
+                    .iter()
+                    .find(|f| f.required && f.ty != TypeRef::Any && p.contains_key(&f.wire))
+                    .map(|f| f.wire.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(key) = typed_field {
+            let mut v = valid.clone();
+            // No MCP type accepts `true` where a string, number, object or array is due.
+            v["params"][&key] = json!(true);
+            let e = decode(&v).unwrap_err();
+            assert_eq!(
+                e.code, -32602,
+                "{} {} wrong type: {e}",
+                model.version, m.method
+            );
+            let path = e.path.clone().unwrap_or_default();
+            assert!(
+                path.starts_with(&format!("params.{key}")),
+                "{} {}: {path}",
+                model.version,
+                m.method
+            );
+            n += 1;
+        }
+    }
+    n
 }
 
 /// A method sent in the wrong direction is unknown to the receiver: -32601.

@@ -431,11 +431,13 @@ pub fn encode<R: MethodSet, N: MethodSet>(
     })
 }
 
-/// Decodes required params; absent params are decoded from `{}` so that the error
-/// names the missing field.
+/// Decodes required params; absent params are an error.
 #[doc(hidden)]
 pub fn required<T: DeserializeOwned>(params: Option<Value>) -> Result<T, DecodeError> {
-    path::from_value(params.unwrap_or_else(|| Value::Object(Map::new())))
+    match params {
+        Some(p) => path::from_value(p),
+        None => Err(DecodeError::custom("missing field `params`")),
+    }
 }
 
 /// Decodes optional params.
