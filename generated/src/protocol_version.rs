@@ -126,11 +126,15 @@ impl ::std::str::FromStr for ProtocolVersion {
             "2025-11-25" => Ok(ProtocolVersion::V2025_11_25),
             "2026-07-28" => Ok(ProtocolVersion::V2026_07_28),
             "draft" => Ok(ProtocolVersion::Draft),
-            _ => Err(crate::rt::UnknownValue::new(
-                "protocol version",
-                s,
-                "`2024-11-05`, `2025-03-26`, `2025-06-18`, `2025-11-25`, `2026-07-28`, `draft`",
-            )),
+            _ => {
+                Err(
+                    crate::rt::UnknownValue::new(
+                        "protocol version",
+                        s,
+                        "`2024-11-05`, `2025-03-26`, `2025-06-18`, `2025-11-25`, `2026-07-28`, `draft`",
+                    ),
+                )
+            }
         }
     }
 }

@@ -150,7 +150,7 @@ fn negative_cases(
         assert_eq!(e.code, code, "{} {}: {what}: {e}", model.version, m.method);
     };
     let mut n = 0;
-    let mut without = |key: &str| {
+    let without = |key: &str| {
         let mut v = valid.clone();
         v.as_object_mut().unwrap().remove(key);
         v
