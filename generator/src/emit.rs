@@ -1143,13 +1143,15 @@ pub fn emit_protocol_versions(models: &[Model], header_text: &str) -> Result<Str
                 && !m.methods.iter().any(|x| x.method == "initialize")
         })
         .collect();
+    // The newest released version; with only `draft` given, `draft` itself.
     let latest = versions
         .iter()
         .zip(&variants)
         .rev()
         .find(|(m, _)| m.version != "draft")
+        .or_else(|| versions.iter().zip(&variants).last())
         .map(|(_, v)| v.clone())
-        .ok_or_else(|| Error::msg("no released protocol version to call the latest"))?;
+        .ok_or_else(|| Error::msg("no protocol version to generate"))?;
     let docs = versions.iter().map(|m| format!(" `{}`", m.version));
     let list = strings
         .iter()

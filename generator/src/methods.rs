@@ -203,15 +203,30 @@ fn collect(
         });
     }
     out.sort_by(|a, b| a.method.cmp(&b.method));
-    for pair in out.windows(2) {
-        if pair[0].method == pair[1].method {
-            return Err(Error::msg(format!(
-                "{file}: method `{}` is defined by both `{}` and `{}`",
-                pair[0].method, pair[0].definition, pair[1].definition
-            )));
+    // A method defined both as a JSON-RPC request and as an input request (draft
+    // revisions of 2026-02) is described by the JSON-RPC definition.
+    let input_only = |m: &MethodDef| m.via.iter().all(|v| v == "InputRequest");
+    let mut merged: Vec<MethodDef> = Vec::new();
+    for m in out {
+        match merged.last_mut() {
+            Some(prev) if prev.method == m.method => {
+                if input_only(&m) && !input_only(prev) {
+                    prev.via.extend(m.via);
+                } else if input_only(prev) && !input_only(&m) {
+                    let mut m = m;
+                    m.via.extend(prev.via.drain(..));
+                    *prev = m;
+                } else {
+                    return Err(Error::msg(format!(
+                        "{file}: method `{}` is defined by both `{}` and `{}`",
+                        m.method, prev.definition, m.definition
+                    )));
+                }
+            }
+            _ => merged.push(m),
         }
     }
-    Ok((out, added))
+    Ok((merged, added))
 }
 
 /// A union of the result types of one request.

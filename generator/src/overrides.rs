@@ -116,6 +116,32 @@ pub const REQUEST_RESULTS: &[(&str, &str, &str)] = &[
         "EmptyResult",
         "`logging/setLevel` is acknowledged with an empty result",
     ),
+    (
+        "ElicitationCreateRequest",
+        "ElicitResult",
+        "draft revisions of 2026-02: the renamed elicitation request is answered by `ElicitResult`",
+    ),
+    (
+        "ElicitationInputRequest",
+        "ElicitResult",
+        "draft revisions of 2026-02: the elicitation input request is answered by `ElicitResult`",
+    ),
+    (
+        "SamplingCreateRequest",
+        "CreateMessageResult",
+        "draft revisions of 2026-02: the renamed sampling request is answered by `CreateMessageResult`",
+    ),
+    (
+        "SamplingInputRequest",
+        "CreateMessageResult",
+        "draft revisions of 2026-02: the sampling input request is answered by `CreateMessageResult`",
+    ),
+    (
+        "SubscriptionsListenRequest",
+        "EmptyResult",
+        "draft revisions of 2026-05 before `SubscriptionsListenResult` existed: the stream ends \
+         with an empty result",
+    ),
 ];
 
 /// The result definition listed for a request, if any.
