@@ -1149,7 +1149,7 @@ pub fn emit_protocol_versions(models: &[Model], header_text: &str) -> Result<Str
         .zip(&variants)
         .rev()
         .find(|(m, _)| m.version != "draft")
-        .or_else(|| versions.iter().zip(&variants).last())
+        .or_else(|| versions.iter().zip(&variants).next_back())
         .map(|(_, v)| v.clone())
         .ok_or_else(|| Error::msg("no protocol version to generate"))?;
     let docs = versions.iter().map(|m| format!(" `{}`", m.version));

@@ -214,7 +214,7 @@ fn collect(
                     prev.via.extend(m.via);
                 } else if input_only(prev) && !input_only(&m) {
                     let mut m = m;
-                    m.via.extend(prev.via.drain(..));
+                    m.via.append(&mut prev.via);
                     *prev = m;
                 } else {
                     return Err(Error::msg(format!(
