@@ -120,12 +120,12 @@ impl ::std::str::FromStr for ProtocolVersion {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
         match s {
-            "2024-11-05" => Ok(ProtocolVersion::V2024_11_05),
-            "2025-03-26" => Ok(ProtocolVersion::V2025_03_26),
-            "2025-06-18" => Ok(ProtocolVersion::V2025_06_18),
-            "2025-11-25" => Ok(ProtocolVersion::V2025_11_25),
-            "2026-07-28" => Ok(ProtocolVersion::V2026_07_28),
-            "draft" => Ok(ProtocolVersion::Draft),
+            "2024-11-05" => Ok(Self::V2024_11_05),
+            "2025-03-26" => Ok(Self::V2025_03_26),
+            "2025-06-18" => Ok(Self::V2025_06_18),
+            "2025-11-25" => Ok(Self::V2025_11_25),
+            "2026-07-28" => Ok(Self::V2026_07_28),
+            "draft" => Ok(Self::Draft),
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(

@@ -463,11 +463,7 @@ impl Emitter {
         );
         let doc = doc_attrs(&doc);
         let variant_docs = values.iter().map(|v| format!(" `{v}`"));
-        let list = values
-            .iter()
-            .map(|v| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let text_impls = wire_text_impls(&name, &t.name, &variants, values);
         quote! {
             #doc
             #alias
@@ -484,20 +480,7 @@ impl Emitter {
                     match self { #( Self::#variants => #values, )* }
                 }
             }
-            impl ::std::fmt::Display for #name {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    f.write_str(self.as_str())
-                }
-            }
-            impl ::std::str::FromStr for #name {
-                type Err = crate::rt::UnknownValue;
-                fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-                    match s {
-                        #( #values => Ok(Self::#variants), )*
-                        _ => Err(crate::rt::UnknownValue::new(stringify!(#name), s, #list)),
-                    }
-                }
-            }
+                        #text_impls
         }
     }
 
@@ -779,11 +762,7 @@ pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
         MessageKind::Notification => quote!(crate::rt::method::MessageKind::Notification),
     });
     let variant_docs = strings.iter().map(|s| format!(" `{s}`"));
-    let list = strings
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let text_impls = wire_text_impls(&format_ident!("Method"), "method", &variants, &strings);
     let module_doc = format!(
         " The {} JSON-RPC methods of protocol version `{}`: a marker type per method, \
          implementing [`Request`](crate::rt::method::Request) or \
@@ -856,21 +835,7 @@ pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
             }
         }
 
-        impl ::std::fmt::Display for Method {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl ::std::str::FromStr for Method {
-            type Err = crate::rt::UnknownValue;
-            fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-                match s {
-                    #( #strings => Ok(Method::#variants), )*
-                    _ => Err(crate::rt::UnknownValue::new("method", s, #list)),
-                }
-            }
-        }
+                #text_impls
     };
     Ok(header(source, &model.schema_sha256) + &pretty(tokens, "methods")?)
 }
@@ -1153,11 +1118,12 @@ pub fn emit_protocol_versions(models: &[Model], header_text: &str) -> Result<Str
         .map(|(_, v)| v.clone())
         .ok_or_else(|| Error::msg("no protocol version to generate"))?;
     let docs = versions.iter().map(|m| format!(" `{}`", m.version));
-    let list = strings
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let text_impls = wire_text_impls(
+        &format_ident!("ProtocolVersion"),
+        "protocol version",
+        &variants,
+        &strings,
+    );
     let tokens = quote! {
         /// A protocol version this crate knows, ordered by date (`draft` last).
         ///
@@ -1193,21 +1159,40 @@ pub fn emit_protocol_versions(models: &[Model], header_text: &str) -> Result<Str
             }
         }
 
-        impl ::std::fmt::Display for ProtocolVersion {
+                #text_impls
+    };
+    Ok(header_text.to_string() + &pretty(tokens, "protocol versions")?)
+}
+
+/// `Display` and `FromStr` for an enum of wire strings that has `as_str`; an unknown
+/// string is an `rt::UnknownValue` listing the accepted ones.
+fn wire_text_impls(
+    name: &Ident,
+    label: &str,
+    variants: &[Ident],
+    strings: &[impl AsRef<str>],
+) -> TokenStream {
+    let strings: Vec<&str> = strings.iter().map(AsRef::as_ref).collect();
+    let list = strings
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    quote! {
+        impl ::std::fmt::Display for #name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
 
-        impl ::std::str::FromStr for ProtocolVersion {
+        impl ::std::str::FromStr for #name {
             type Err = crate::rt::UnknownValue;
             fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
                 match s {
-                    #( #strings => Ok(ProtocolVersion::#variants), )*
-                    _ => Err(crate::rt::UnknownValue::new("protocol version", s, #list)),
+                    #( #strings => Ok(Self::#variants), )*
+                    _ => Err(crate::rt::UnknownValue::new(#label, s, #list)),
                 }
             }
         }
-    };
-    Ok(header_text.to_string() + &pretty(tokens, "protocol versions")?)
+    }
 }

@@ -714,16 +714,7 @@ impl Lowerer<'_> {
                 variants.push(Variant {
                     name: vname,
                     ty,
-                    signature: Signature {
-                        json: JsonKind::Null,
-                        tags: Vec::new(),
-                        tag_optional: false,
-                        required: Vec::new(),
-                        known: Vec::new(),
-                        items: Vec::new(),
-                        alts: Vec::new(),
-                        shadowed_by: None,
-                    },
+                    signature: Signature::unknown(JsonKind::Null),
                 });
             }
         }
@@ -817,16 +808,7 @@ impl Lowerer<'_> {
     }
 
     fn signature(&self, ty: &TypeRef, at: &str) -> Result<Signature, Error> {
-        let mut sig = Signature {
-            json: JsonKind::Object,
-            tags: Vec::new(),
-            tag_optional: false,
-            required: Vec::new(),
-            known: Vec::new(),
-            items: Vec::new(),
-            alts: Vec::new(),
-            shadowed_by: None,
-        };
+        let mut sig = Signature::unknown(JsonKind::Object);
         match self.resolve(ty) {
             TypeRef::Named(n) => match &self.types[n].kind {
                 Kind::Struct { fields, .. } => {

@@ -236,16 +236,7 @@ fn results_union(name: &str, method: &str, results: &[String]) -> TypeDef {
         .map(|r| Variant {
             name: r.clone(),
             ty: TypeRef::Named(r.clone()),
-            signature: Signature {
-                json: JsonKind::Object,
-                tags: Vec::new(),
-                tag_optional: false,
-                required: Vec::new(),
-                known: Vec::new(),
-                items: Vec::new(),
-                alts: Vec::new(),
-                shadowed_by: None,
-            },
+            signature: Signature::unknown(JsonKind::Object),
         })
         .collect();
     TypeDef {

@@ -275,6 +275,22 @@ pub enum ConstValue {
     Boolean(bool),
 }
 
+impl Signature {
+    /// A signature of a JSON kind with no further facts yet (lowering fills them in).
+    pub fn unknown(json: JsonKind) -> Self {
+        Signature {
+            json,
+            tags: Vec::new(),
+            tag_optional: false,
+            required: Vec::new(),
+            known: Vec::new(),
+            items: Vec::new(),
+            alts: Vec::new(),
+            shadowed_by: None,
+        }
+    }
+}
+
 impl TypeRef {
     /// The JSON kind a value of this type has, if it is known without looking at named types.
     pub fn json_kind(&self) -> Option<JsonKind> {

@@ -959,29 +959,29 @@ impl ::std::str::FromStr for Method {
     type Err = crate::rt::UnknownValue;
     fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
         match s {
-            "completion/complete" => Ok(Method::Complete),
-            "elicitation/create" => Ok(Method::Elicit),
-            "notifications/cancelled" => Ok(Method::Cancelled),
-            "notifications/message" => Ok(Method::LoggingMessage),
-            "notifications/progress" => Ok(Method::Progress),
-            "notifications/prompts/list_changed" => Ok(Method::PromptListChanged),
-            "notifications/resources/list_changed" => Ok(Method::ResourceListChanged),
-            "notifications/resources/updated" => Ok(Method::ResourceUpdated),
+            "completion/complete" => Ok(Self::Complete),
+            "elicitation/create" => Ok(Self::Elicit),
+            "notifications/cancelled" => Ok(Self::Cancelled),
+            "notifications/message" => Ok(Self::LoggingMessage),
+            "notifications/progress" => Ok(Self::Progress),
+            "notifications/prompts/list_changed" => Ok(Self::PromptListChanged),
+            "notifications/resources/list_changed" => Ok(Self::ResourceListChanged),
+            "notifications/resources/updated" => Ok(Self::ResourceUpdated),
             "notifications/subscriptions/acknowledged" => {
-                Ok(Method::SubscriptionsAcknowledged)
+                Ok(Self::SubscriptionsAcknowledged)
             }
-            "notifications/tools/list_changed" => Ok(Method::ToolListChanged),
-            "prompts/get" => Ok(Method::GetPrompt),
-            "prompts/list" => Ok(Method::ListPrompts),
-            "resources/list" => Ok(Method::ListResources),
-            "resources/read" => Ok(Method::ReadResource),
-            "resources/templates/list" => Ok(Method::ListResourceTemplates),
-            "roots/list" => Ok(Method::ListRoots),
-            "sampling/createMessage" => Ok(Method::CreateMessage),
-            "server/discover" => Ok(Method::Discover),
-            "subscriptions/listen" => Ok(Method::SubscriptionsListen),
-            "tools/call" => Ok(Method::CallTool),
-            "tools/list" => Ok(Method::ListTools),
+            "notifications/tools/list_changed" => Ok(Self::ToolListChanged),
+            "prompts/get" => Ok(Self::GetPrompt),
+            "prompts/list" => Ok(Self::ListPrompts),
+            "resources/list" => Ok(Self::ListResources),
+            "resources/read" => Ok(Self::ReadResource),
+            "resources/templates/list" => Ok(Self::ListResourceTemplates),
+            "roots/list" => Ok(Self::ListRoots),
+            "sampling/createMessage" => Ok(Self::CreateMessage),
+            "server/discover" => Ok(Self::Discover),
+            "subscriptions/listen" => Ok(Self::SubscriptionsListen),
+            "tools/call" => Ok(Self::CallTool),
+            "tools/list" => Ok(Self::ListTools),
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(

@@ -273,7 +273,7 @@ impl ::std::str::FromStr for CacheableResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(CacheableResultCacheScope),
+                        "CacheableResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -1519,7 +1519,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(CreateMessageRequestParamsIncludeContext),
+                        "CreateMessageRequestParamsIncludeContext",
                         s,
                         "`allServers`, `none`, `thisServer`",
                     ),
@@ -1931,7 +1931,7 @@ impl ::std::str::FromStr for DiscoverResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(DiscoverResultCacheScope),
+                        "DiscoverResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -2211,7 +2211,7 @@ impl ::std::str::FromStr for ElicitResultAction {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ElicitResultAction),
+                        "ElicitResultAction",
                         s,
                         "`accept`, `cancel`, `decline`",
                     ),
@@ -2996,15 +2996,7 @@ impl ::std::str::FromStr for IconTheme {
         match s {
             "dark" => Ok(Self::Dark),
             "light" => Ok(Self::Light),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        stringify!(IconTheme),
-                        s,
-                        "`dark`, `light`",
-                    ),
-                )
-            }
+            _ => Err(crate::rt::UnknownValue::new("IconTheme", s, "`dark`, `light`")),
         }
     }
 }
@@ -3987,7 +3979,7 @@ impl ::std::str::FromStr for ListPromptsResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ListPromptsResultCacheScope),
+                        "ListPromptsResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -4130,7 +4122,7 @@ impl ::std::str::FromStr for ListResourceTemplatesResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ListResourceTemplatesResultCacheScope),
+                        "ListResourceTemplatesResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -4272,7 +4264,7 @@ impl ::std::str::FromStr for ListResourcesResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ListResourcesResultCacheScope),
+                        "ListResourcesResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -4486,7 +4478,7 @@ impl ::std::str::FromStr for ListToolsResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ListToolsResultCacheScope),
+                        "ListToolsResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -4591,7 +4583,7 @@ impl ::std::str::FromStr for LoggingLevel {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(LoggingLevel),
+                        "LoggingLevel",
                         s,
                         "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
                     ),
@@ -5095,7 +5087,7 @@ impl ::std::str::FromStr for NumberSchemaType {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(NumberSchemaType),
+                        "NumberSchemaType",
                         s,
                         "`integer`, `number`",
                     ),
@@ -5881,7 +5873,7 @@ impl ::std::str::FromStr for ReadResourceResultCacheScope {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ReadResourceResultCacheScope),
+                        "ReadResourceResultCacheScope",
                         s,
                         "`private`, `public`",
                     ),
@@ -6720,15 +6712,7 @@ impl ::std::str::FromStr for Role {
         match s {
             "assistant" => Ok(Self::Assistant),
             "user" => Ok(Self::User),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        stringify!(Role),
-                        s,
-                        "`assistant`, `user`",
-                    ),
-                )
-            }
+            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
         }
     }
 }
@@ -8096,7 +8080,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(StringSchemaFormat),
+                        "StringSchemaFormat",
                         s,
                         "`date`, `date-time`, `email`, `uri`",
                     ),
@@ -8763,7 +8747,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ToolChoiceMode),
+                        "ToolChoiceMode",
                         s,
                         "`auto`, `none`, `required`",
                     ),

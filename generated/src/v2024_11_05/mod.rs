@@ -1254,7 +1254,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(CreateMessageRequestParamsIncludeContext),
+                        "CreateMessageRequestParamsIncludeContext",
                         s,
                         "`allServers`, `none`, `thisServer`",
                     ),
@@ -2590,7 +2590,7 @@ impl ::std::str::FromStr for LoggingLevel {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(LoggingLevel),
+                        "LoggingLevel",
                         s,
                         "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
                     ),
@@ -3904,15 +3904,7 @@ impl ::std::str::FromStr for Role {
         match s {
             "assistant" => Ok(Self::Assistant),
             "user" => Ok(Self::User),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        stringify!(Role),
-                        s,
-                        "`assistant`, `user`",
-                    ),
-                )
-            }
+            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
         }
     }
 }

@@ -1463,7 +1463,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(CreateMessageRequestParamsIncludeContext),
+                        "CreateMessageRequestParamsIncludeContext",
                         s,
                         "`allServers`, `none`, `thisServer`",
                     ),
@@ -1758,7 +1758,7 @@ impl ::std::str::FromStr for ElicitResultAction {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ElicitResultAction),
+                        "ElicitResultAction",
                         s,
                         "`accept`, `cancel`, `decline`",
                     ),
@@ -3035,7 +3035,7 @@ impl ::std::str::FromStr for LoggingLevel {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(LoggingLevel),
+                        "LoggingLevel",
                         s,
                         "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
                     ),
@@ -3246,7 +3246,7 @@ impl ::std::str::FromStr for NumberSchemaType {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(NumberSchemaType),
+                        "NumberSchemaType",
                         s,
                         "`integer`, `number`",
                     ),
@@ -4450,15 +4450,7 @@ impl ::std::str::FromStr for Role {
         match s {
             "assistant" => Ok(Self::Assistant),
             "user" => Ok(Self::User),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        stringify!(Role),
-                        s,
-                        "`assistant`, `user`",
-                    ),
-                )
-            }
+            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
         }
     }
 }
@@ -5492,7 +5484,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(StringSchemaFormat),
+                        "StringSchemaFormat",
                         s,
                         "`date`, `date-time`, `email`, `uri`",
                     ),

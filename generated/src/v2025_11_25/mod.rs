@@ -2244,7 +2244,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(CreateMessageRequestParamsIncludeContext),
+                        "CreateMessageRequestParamsIncludeContext",
                         s,
                         "`allServers`, `none`, `thisServer`",
                     ),
@@ -3024,7 +3024,7 @@ impl ::std::str::FromStr for ElicitResultAction {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ElicitResultAction),
+                        "ElicitResultAction",
                         s,
                         "`accept`, `cancel`, `decline`",
                     ),
@@ -3960,15 +3960,7 @@ impl ::std::str::FromStr for IconTheme {
         match s {
             "dark" => Ok(Self::Dark),
             "light" => Ok(Self::Light),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        stringify!(IconTheme),
-                        s,
-                        "`dark`, `light`",
-                    ),
-                )
-            }
+            _ => Err(crate::rt::UnknownValue::new("IconTheme", s, "`dark`, `light`")),
         }
     }
 }
@@ -4944,7 +4936,7 @@ impl ::std::str::FromStr for LoggingLevel {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(LoggingLevel),
+                        "LoggingLevel",
                         s,
                         "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
                     ),
@@ -5302,7 +5294,7 @@ impl ::std::str::FromStr for NumberSchemaType {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(NumberSchemaType),
+                        "NumberSchemaType",
                         s,
                         "`integer`, `number`",
                     ),
@@ -6776,15 +6768,7 @@ impl ::std::str::FromStr for Role {
         match s {
             "assistant" => Ok(Self::Assistant),
             "user" => Ok(Self::User),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        stringify!(Role),
-                        s,
-                        "`assistant`, `user`",
-                    ),
-                )
-            }
+            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
         }
     }
 }
@@ -8601,7 +8585,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(StringSchemaFormat),
+                        "StringSchemaFormat",
                         s,
                         "`date`, `date-time`, `email`, `uri`",
                     ),
@@ -8865,7 +8849,7 @@ impl ::std::str::FromStr for TaskStatus {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(TaskStatus),
+                        "TaskStatus",
                         s,
                         "`cancelled`, `completed`, `failed`, `input_required`, `working`",
                     ),
@@ -9374,7 +9358,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ToolChoiceMode),
+                        "ToolChoiceMode",
                         s,
                         "`auto`, `none`, `required`",
                     ),
@@ -9473,7 +9457,7 @@ impl ::std::str::FromStr for ToolExecutionTaskSupport {
             _ => {
                 Err(
                     crate::rt::UnknownValue::new(
-                        stringify!(ToolExecutionTaskSupport),
+                        "ToolExecutionTaskSupport",
                         s,
                         "`forbidden`, `optional`, `required`",
                     ),
