@@ -28,6 +28,26 @@ enum Command {
     },
     /// Accept the vendored schema files as they are: record their sha256 in `schema/lock.json`.
     Lock,
+    /// Report what changed between two protocol versions, each a version name
+    /// (`2025-06-18`) or a path to a schema.json.
+    Diff {
+        /// The older side.
+        old: String,
+        /// The newer side.
+        new: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: Format,
+        /// Only changes that break someone.
+        #[arg(long)]
+        breaking_only: bool,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    Markdown,
+    Json,
 }
 
 fn main() -> ExitCode {
@@ -36,6 +56,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Codegen { check } => codegen(&root, check),
         Command::Lock => lock(&root),
+        Command::Diff {
+            old,
+            new,
+            format,
+            breaking_only,
+        } => diff(&root, &old, &new, format, breaking_only),
     };
     match result {
         Ok(code) => code,
@@ -104,5 +130,56 @@ fn codegen(root: &Path, check: bool) -> Result<ExitCode, String> {
         fresh.orphaned.len(),
         elapsed.as_secs_f64() * 1000.0
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads a side of a diff: a vendored version by name, or a schema file by path.
+fn side(root: &Path, spec: &str) -> Result<mcp_codegen::model::Model, String> {
+    let vendored = root.join("schema").join(spec).join("schema.json");
+    let (path, version) = if vendored.is_file() {
+        (vendored, spec.to_string())
+    } else {
+        let p = PathBuf::from(spec);
+        if !p.is_file() {
+            return Err(format!(
+                "`{spec}` is neither a vendored version (schema/{spec}/schema.json) nor a file"
+            ));
+        }
+        let version = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        (p, version)
+    };
+    let text =
+        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let input = mcp_codegen::Input {
+        version,
+        path: path.display().to_string(),
+        text,
+    };
+    mcp_codegen::model_of(&input).map_err(|e| e.to_string())
+}
+
+fn diff(
+    root: &Path,
+    old: &str,
+    new: &str,
+    format: Format,
+    breaking_only: bool,
+) -> Result<ExitCode, String> {
+    let (a, b) = (side(root, old)?, side(root, new)?);
+    let mut d = mcp_codegen::diff::diff(&a, &b);
+    if breaking_only {
+        d.changes
+            .retain(|c| c.breaks != mcp_codegen::diff::Breaks::Nobody);
+    }
+    match format {
+        Format::Markdown => print!("{}", d.markdown(breaking_only)),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&d).map_err(|e| e.to_string())?
+        ),
+    }
     Ok(ExitCode::SUCCESS)
 }

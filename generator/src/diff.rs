@@ -1,0 +1,629 @@
+//! Version diffs, computed on two [`Model`]s (never on Rust text).
+//!
+//! Every structural change is classified by whom it breaks:
+//!
+//! | class | meaning | examples |
+//! | --- | --- | --- |
+//! | `older-sender` | messages an older peer sends no longer fit | a new required field; optional → required; an enum value or union arm removed; a method removed |
+//! | `older-receiver` | messages a newer peer sends no longer fit an older strict decoder | a required field removed; required → optional; a new enum value or union arm; a field that may now be `null` |
+//! | `both` | neither side's messages fit the other | a field's type or a const changed; a method's direction, params or result changed |
+//! | `nobody` | compatible | an optional field added or removed (unknown keys are kept); a new definition or method; descriptions |
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::model::{ConstValue, Kind, MethodDef, Model, Origin, TypeDef, TypeRef};
+
+/// Version of the JSON output format.
+pub const FORMAT: u32 = 1;
+
+/// All changes from one model to another.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diff {
+    /// Output format version ([`FORMAT`]).
+    pub format: u32,
+    /// The older side's version name.
+    pub old: String,
+    /// The newer side's version name.
+    pub new: String,
+    /// Structural changes, sorted by subject then kind.
+    pub changes: Vec<Change>,
+    /// Types whose descriptions alone changed (including descriptions of their fields).
+    pub description_only: Vec<String>,
+}
+
+/// One structural change.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Change {
+    /// What changed, e.g. `Tool.icons` or `tools/call`.
+    pub subject: String,
+    /// The kind of change.
+    pub kind: ChangeKind,
+    /// Who it breaks.
+    pub breaks: Breaks,
+    /// Before → after, for people.
+    pub detail: String,
+}
+
+/// The kinds of change.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangeKind {
+    DefinitionAdded,
+    DefinitionRemoved,
+    DefinitionRenamed,
+    ShapeChanged,
+    FieldAdded,
+    FieldRemoved,
+    FieldTypeChanged,
+    FieldRequiredChanged,
+    FieldNullableChanged,
+    FieldDefaultChanged,
+    ConstChanged,
+    EnumValueAdded,
+    EnumValueRemoved,
+    UnionArmAdded,
+    UnionArmRemoved,
+    DiscriminatorChanged,
+    MethodAdded,
+    MethodRemoved,
+    MethodDirectionChanged,
+    MethodCarrierChanged,
+    MethodParamsChanged,
+    MethodResultChanged,
+}
+
+/// Who a change breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Breaks {
+    /// Compatible.
+    Nobody,
+    /// Messages an older peer sends no longer fit.
+    OlderSender,
+    /// Messages a newer peer sends no longer fit an older strict decoder.
+    OlderReceiver,
+    /// Neither direction fits.
+    Both,
+}
+
+fn render(model: &Model, ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Named(n) => n.clone(),
+        TypeRef::Const(c) => match model.consts.iter().find(|k| &k.name == c).map(|k| &k.value) {
+            Some(ConstValue::String(s)) => format!("{s:?}"),
+            Some(ConstValue::Integer(i)) => i.to_string(),
+            Some(ConstValue::Boolean(b)) => b.to_string(),
+            None => c.clone(),
+        },
+        TypeRef::String => "string".into(),
+        TypeRef::Integer => "integer".into(),
+        TypeRef::Unsigned => "integer (>= 0)".into(),
+        TypeRef::Number => "number".into(),
+        TypeRef::Boolean => "boolean".into(),
+        TypeRef::Any => "any".into(),
+        TypeRef::Array(t) => format!("{}[]", render(model, t)),
+        TypeRef::Map(t) => format!("{{string: {}}}", render(model, t)),
+    }
+}
+
+/// A type's shape with descriptions removed, for equality and rename detection.
+fn shape(model: &Model, t: &TypeDef) -> String {
+    match &t.kind {
+        Kind::Struct { fields, additional } => {
+            let fs: Vec<String> = fields
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{}:{}:{}:{}",
+                        f.wire,
+                        render(model, &f.ty),
+                        f.required,
+                        f.nullable
+                    )
+                })
+                .collect();
+            format!(
+                "struct{{{}}}+{:?}",
+                fs.join(","),
+                additional.as_ref().map(|a| render(model, a))
+            )
+        }
+        Kind::StringEnum { values } => format!("enum{values:?}"),
+        Kind::Union { variants, tag } => {
+            let vs: Vec<String> = variants.iter().map(|v| render(model, &v.ty)).collect();
+            format!("union[{}]/{tag:?}", vs.join(","))
+        }
+        Kind::Alias { target } => format!("alias {}", render(model, target)),
+    }
+}
+
+fn kind_name(k: &Kind) -> &'static str {
+    match k {
+        Kind::Struct { .. } => "object",
+        Kind::StringEnum { .. } => "string enum",
+        Kind::Union { .. } => "union",
+        Kind::Alias { .. } => "alias",
+    }
+}
+
+fn described(t: &TypeDef) -> Vec<Option<&str>> {
+    let mut out = vec![t.description.as_deref()];
+    if let Kind::Struct { fields, .. } = &t.kind {
+        out.extend(fields.iter().map(|f| f.description.as_deref()));
+    }
+    out
+}
+
+/// Computes the changes from `old` to `new`.
+pub fn diff(old: &Model, new: &Model) -> Diff {
+    let mut changes = BTreeSet::new();
+    fn push(
+        changes: &mut BTreeSet<Change>,
+        subject: String,
+        kind: ChangeKind,
+        breaks: Breaks,
+        detail: String,
+    ) {
+        changes.insert(Change {
+            subject,
+            kind,
+            breaks,
+            detail,
+        });
+    }
+    let defs = |m: &Model| -> BTreeMap<String, TypeDef> {
+        m.types
+            .iter()
+            .map(|t| (t.name.clone(), t.clone()))
+            .collect()
+    };
+    let (a, b) = (defs(old), defs(new));
+    let is_def = |t: &TypeDef| matches!(t.origin, Origin::Definition(_));
+
+    // Definitions removed and added; a removed and an added one of the same shape are a rename.
+    let removed: Vec<&TypeDef> = a
+        .values()
+        .filter(|t| is_def(t) && !b.contains_key(&t.name))
+        .collect();
+    let added: Vec<&TypeDef> = b
+        .values()
+        .filter(|t| is_def(t) && !a.contains_key(&t.name))
+        .collect();
+    let mut renamed_to: BTreeMap<&str, &str> = BTreeMap::new();
+    for r in &removed {
+        let candidates: Vec<&&TypeDef> = added
+            .iter()
+            .filter(|n| shape(new, n) == shape(old, r))
+            .collect();
+        if let [only] = candidates.as_slice() {
+            renamed_to.insert(&r.name, &only.name);
+        }
+    }
+    let renamed_from: BTreeSet<&str> = renamed_to.values().copied().collect();
+    for r in &removed {
+        match renamed_to.get(r.name.as_str()) {
+            Some(to) => push(
+                &mut changes,
+                r.name.clone(),
+                ChangeKind::DefinitionRenamed,
+                Breaks::Nobody,
+                format!("{} → {to} (same shape)", r.name),
+            ),
+            None => push(
+                &mut changes,
+                r.name.clone(),
+                ChangeKind::DefinitionRemoved,
+                Breaks::Nobody,
+                kind_name(&r.kind).to_string(),
+            ),
+        }
+    }
+    for n in added
+        .iter()
+        .filter(|n| !renamed_from.contains(n.name.as_str()))
+    {
+        push(
+            &mut changes,
+            n.name.clone(),
+            ChangeKind::DefinitionAdded,
+            Breaks::Nobody,
+            kind_name(&n.kind).to_string(),
+        );
+    }
+
+    // Types present in both (definitions and path-named anonymous types).
+    let mut description_only = Vec::new();
+    for (name, ta) in &a {
+        let Some(tb) = b.get(name) else { continue };
+        let before = changes.len();
+        match (&ta.kind, &tb.kind) {
+            (
+                Kind::Struct {
+                    fields: fa,
+                    additional: xa,
+                },
+                Kind::Struct {
+                    fields: fb,
+                    additional: xb,
+                },
+            ) => {
+                for f in fa {
+                    let subject = format!("{name}.{}", f.wire);
+                    let Some(g) = fb.iter().find(|g| g.wire == f.wire) else {
+                        let breaks = if f.required {
+                            Breaks::OlderReceiver
+                        } else {
+                            Breaks::Nobody
+                        };
+                        push(
+                            &mut changes,
+                            subject,
+                            ChangeKind::FieldRemoved,
+                            breaks,
+                            if f.required {
+                                "was required"
+                            } else {
+                                "was optional"
+                            }
+                            .into(),
+                        );
+                        continue;
+                    };
+                    let (ra, rb) = (render(old, &f.ty), render(new, &g.ty));
+                    if ra != rb {
+                        let kind = if matches!(f.ty, TypeRef::Const(_))
+                            && matches!(g.ty, TypeRef::Const(_))
+                        {
+                            ChangeKind::ConstChanged
+                        } else {
+                            ChangeKind::FieldTypeChanged
+                        };
+                        push(
+                            &mut changes,
+                            subject.clone(),
+                            kind,
+                            Breaks::Both,
+                            format!("{ra} → {rb}"),
+                        );
+                    }
+                    if f.required != g.required {
+                        let breaks = if g.required {
+                            Breaks::OlderSender
+                        } else {
+                            Breaks::OlderReceiver
+                        };
+                        let detail = if g.required {
+                            "optional → required"
+                        } else {
+                            "required → optional"
+                        };
+                        push(
+                            &mut changes,
+                            subject.clone(),
+                            ChangeKind::FieldRequiredChanged,
+                            breaks,
+                            detail.into(),
+                        );
+                    }
+                    if f.nullable != g.nullable {
+                        let breaks = if g.nullable {
+                            Breaks::OlderReceiver
+                        } else {
+                            Breaks::OlderSender
+                        };
+                        let detail = if g.nullable {
+                            "may now be null"
+                        } else {
+                            "may no longer be null"
+                        };
+                        push(
+                            &mut changes,
+                            subject.clone(),
+                            ChangeKind::FieldNullableChanged,
+                            breaks,
+                            detail.into(),
+                        );
+                    }
+                    if f.default != g.default {
+                        push(
+                            &mut changes,
+                            subject,
+                            ChangeKind::FieldDefaultChanged,
+                            Breaks::Nobody,
+                            format!("{:?} → {:?}", f.default, g.default),
+                        );
+                    }
+                }
+                for g in fb.iter().filter(|g| !fa.iter().any(|f| f.wire == g.wire)) {
+                    let breaks = if g.required {
+                        Breaks::OlderSender
+                    } else {
+                        Breaks::Nobody
+                    };
+                    push(
+                        &mut changes,
+                        format!("{name}.{}", g.wire),
+                        ChangeKind::FieldAdded,
+                        breaks,
+                        if g.required { "required" } else { "optional" }.into(),
+                    );
+                }
+                if xa.is_some() != xb.is_some() {
+                    let breaks = if xb.is_some() {
+                        Breaks::OlderReceiver
+                    } else {
+                        Breaks::OlderSender
+                    };
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::ShapeChanged,
+                        breaks,
+                        format!("additional properties: {} → {}", xa.is_some(), xb.is_some()),
+                    );
+                }
+            }
+            (Kind::StringEnum { values: va }, Kind::StringEnum { values: vb }) => {
+                for v in va.iter().filter(|v| !vb.contains(v)) {
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::EnumValueRemoved,
+                        Breaks::OlderSender,
+                        format!("{v:?}"),
+                    );
+                }
+                for v in vb.iter().filter(|v| !va.contains(v)) {
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::EnumValueAdded,
+                        Breaks::OlderReceiver,
+                        format!("{v:?}"),
+                    );
+                }
+            }
+            (
+                Kind::Union {
+                    variants: va,
+                    tag: ga,
+                },
+                Kind::Union {
+                    variants: vb,
+                    tag: gb,
+                },
+            ) => {
+                let arms = |m: &Model, vs: &[crate::model::Variant]| -> BTreeSet<String> {
+                    vs.iter().map(|v| render(m, &v.ty)).collect()
+                };
+                let (sa, sb) = (arms(old, va), arms(new, vb));
+                for v in sa.difference(&sb) {
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::UnionArmRemoved,
+                        Breaks::OlderSender,
+                        v.clone(),
+                    );
+                }
+                for v in sb.difference(&sa) {
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::UnionArmAdded,
+                        Breaks::OlderReceiver,
+                        v.clone(),
+                    );
+                }
+                if ga != gb {
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::DiscriminatorChanged,
+                        Breaks::Both,
+                        format!("{ga:?} → {gb:?}"),
+                    );
+                }
+            }
+            (Kind::Alias { target: ta_ }, Kind::Alias { target: tb_ }) => {
+                let (ra, rb) = (render(old, ta_), render(new, tb_));
+                if ra != rb {
+                    push(
+                        &mut changes,
+                        name.clone(),
+                        ChangeKind::FieldTypeChanged,
+                        Breaks::Both,
+                        format!("{ra} → {rb}"),
+                    );
+                }
+            }
+            (ka, kb) => push(
+                &mut changes,
+                name.clone(),
+                ChangeKind::ShapeChanged,
+                Breaks::Both,
+                format!("{} → {}", kind_name(ka), kind_name(kb)),
+            ),
+        }
+        if changes.len() == before && described(ta) != described(tb) {
+            description_only.push(name.clone());
+        }
+    }
+
+    // Methods.
+    let methods = |m: &Model| -> BTreeMap<String, MethodDef> {
+        m.methods
+            .iter()
+            .map(|x| (x.method.clone(), x.clone()))
+            .collect()
+    };
+    let (ma, mb) = (methods(old), methods(new));
+    for (method, x) in &ma {
+        let Some(y) = mb.get(method) else {
+            push(
+                &mut changes,
+                method.clone(),
+                ChangeKind::MethodRemoved,
+                Breaks::OlderSender,
+                format!("{:?} {:?}", x.kind, x.direction),
+            );
+            continue;
+        };
+        if x.direction != y.direction {
+            push(
+                &mut changes,
+                method.clone(),
+                ChangeKind::MethodDirectionChanged,
+                Breaks::Both,
+                format!("{:?} → {:?}", x.direction, y.direction),
+            );
+        }
+        let input_only = |d: &MethodDef| d.via.iter().all(|v| v == "InputRequest");
+        if input_only(x) != input_only(y) {
+            let carrier = |d: &MethodDef| {
+                if input_only(d) {
+                    "input request inside InputRequiredResult"
+                } else {
+                    "JSON-RPC message"
+                }
+            };
+            push(
+                &mut changes,
+                method.clone(),
+                ChangeKind::MethodCarrierChanged,
+                Breaks::Both,
+                format!("{} → {}", carrier(x), carrier(y)),
+            );
+        }
+        let params =
+            |m: &Model, d: &MethodDef| d.params.as_ref().map(|p| render(m, p)).unwrap_or_default();
+        if params(old, x) != params(new, y) {
+            push(
+                &mut changes,
+                method.clone(),
+                ChangeKind::MethodParamsChanged,
+                Breaks::Both,
+                format!("{} → {}", params(old, x), params(new, y)),
+            );
+        }
+        if x.results != y.results {
+            push(
+                &mut changes,
+                method.clone(),
+                ChangeKind::MethodResultChanged,
+                Breaks::Both,
+                format!("{} → {}", x.results.join(" | "), y.results.join(" | ")),
+            );
+        }
+    }
+    for (method, y) in mb.iter().filter(|(m, _)| !ma.contains_key(*m)) {
+        push(
+            &mut changes,
+            method.clone(),
+            ChangeKind::MethodAdded,
+            Breaks::Nobody,
+            format!("{:?} {:?}", y.kind, y.direction),
+        );
+    }
+    Diff {
+        format: FORMAT,
+        old: old.version.clone(),
+        new: new.version.clone(),
+        changes: changes.into_iter().collect(),
+        description_only,
+    }
+}
+
+impl Diff {
+    /// Counts of changes by kind and by breakage class.
+    pub fn counts(&self) -> (BTreeMap<ChangeKind, usize>, BTreeMap<Breaks, usize>) {
+        let mut by_kind = BTreeMap::new();
+        let mut by_breaks = BTreeMap::new();
+        for c in &self.changes {
+            *by_kind.entry(c.kind).or_insert(0) += 1;
+            *by_breaks.entry(c.breaks).or_insert(0) += 1;
+        }
+        (by_kind, by_breaks)
+    }
+
+    /// The report as Markdown: a summary table, then one section per kind of change.
+    pub fn markdown(&self, breaking_only: bool) -> String {
+        let (by_kind, by_breaks) = self.counts();
+        let mut out = format!("# MCP schema changes: {} → {}\n\n", self.old, self.new);
+        out.push_str("| breaks | changes |\n| --- | --- |\n");
+        for (b, n) in &by_breaks {
+            out.push_str(&format!("| {} | {n} |\n", label(*b)));
+        }
+        out.push_str("\n| kind | changes |\n| --- | --- |\n");
+        for (k, n) in &by_kind {
+            out.push_str(&format!("| {} | {n} |\n", kind_label(*k)));
+        }
+        out.push_str(&format!(
+            "\nDescription-only changes: {} types.\n",
+            self.description_only.len()
+        ));
+        for (kind, _) in by_kind {
+            let rows: Vec<&Change> = self
+                .changes
+                .iter()
+                .filter(|c| c.kind == kind && (!breaking_only || c.breaks != Breaks::Nobody))
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            out.push_str(&format!(
+                "\n## {}\n\n| subject | breaks | detail |\n| --- | --- | --- |\n",
+                kind_label(kind)
+            ));
+            for c in rows {
+                out.push_str(&format!(
+                    "| `{}` | {} | {} |\n",
+                    c.subject,
+                    label(c.breaks),
+                    c.detail.replace('|', "\\|")
+                ));
+            }
+        }
+        if !self.description_only.is_empty() && !breaking_only {
+            out.push_str("\n<details><summary>Description-only changes</summary>\n\n");
+            for t in &self.description_only {
+                out.push_str(&format!("- `{t}`\n"));
+            }
+            out.push_str("\n</details>\n");
+        }
+        out.push_str(LEGEND);
+        out
+    }
+}
+
+fn label(b: Breaks) -> &'static str {
+    match b {
+        Breaks::Nobody => "nobody",
+        Breaks::OlderSender => "older sender",
+        Breaks::OlderReceiver => "older receiver",
+        Breaks::Both => "both",
+    }
+}
+
+fn kind_label(k: ChangeKind) -> String {
+    let s = serde_json::to_value(k)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    s.replace('-', " ")
+}
+
+const LEGEND: &str = "
+## Legend
+
+- **older sender**: messages an older peer sends no longer fit (a new required field,
+  optional → required, an enum value or union arm or method removed).
+- **older receiver**: messages a newer peer sends no longer fit an older strict decoder
+  (a required field removed, required → optional, a new enum value or union arm, a field
+  that may now be null).
+- **both**: a type, const, direction, params or result changed.
+- **nobody**: compatible (optional fields, new definitions and methods, descriptions).
+";
