@@ -172,6 +172,10 @@ pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
          // Do not edit by hand: change the generator and run `cargo xtask codegen`.\n\n",
         sources.concat()
     );
+    // Version diffs and the compatibility matrix, dated versions first, `draft` last.
+    let mut ordered: Vec<model::Model> = models.clone();
+    ordered.sort_by_key(|m| (m.version == "draft", m.version.clone()));
+    files.extend(diff::reports(&ordered));
     files.push((
         "generated/src/protocol_version.rs".to_string(),
         emit::emit_protocol_versions(&models, &header)?,

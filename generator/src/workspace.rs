@@ -105,6 +105,14 @@ pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
             }
         }
     }
+    if let Ok(dir) = fs::read_dir(root.join("generated/diffs")) {
+        for entry in dir.flatten() {
+            out.insert(format!(
+                "generated/diffs/{}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
     if let Ok(dir) = fs::read_dir(root.join("generated/ir")) {
         for entry in dir.flatten() {
             out.insert(format!(
@@ -177,7 +185,10 @@ fn write_temp(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, String> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let tmp = path.with_extension("tmp~");
+    // `name.ext` → `name.ext.tmp~`: distinct for files that differ only in extension.
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp~");
+    let tmp = path.with_file_name(name);
     fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     Ok(tmp)
 }

@@ -36,27 +36,38 @@ fn every_generated_file_has_the_header() {
             head.contains("cargo xtask codegen"),
             "{path} does not name the command"
         );
-        if path.ends_with("protocol_version.rs") {
-            for input in &inputs {
-                let sha = mcp_codegen::sha256_hex(input.text.as_bytes());
-                assert!(head.contains(&sha), "{path} does not name {}", input.path);
-            }
-            continue;
+        // The schemas a file is generated from: all of them for the cross-version files,
+        // the two compared for a diff, else the one version the path names.
+        let sources: Vec<&mcp_codegen::Input> =
+            if path.ends_with("protocol_version.rs") || path.ends_with("COMPATIBILITY.md") {
+                inputs.iter().collect()
+            } else if let Some(name) = path.strip_prefix("generated/diffs/") {
+                let stem = name.rsplit_once('.').unwrap().0;
+                let (a, b) = stem.split_once("..").unwrap();
+                inputs
+                    .iter()
+                    .filter(|i| i.version == a || i.version == b)
+                    .collect()
+            } else {
+                inputs
+                    .iter()
+                    .filter(|i| {
+                        let module = mcp_codegen::emit::module_name(&i.version);
+                        path.contains(&format!("/{module}/"))
+                            || path.ends_with(&format!("/{module}.rs"))
+                            || path.ends_with(&format!("/{}.json", i.version))
+                    })
+                    .collect()
+            };
+        assert!(!sources.is_empty(), "{path} belongs to no version");
+        for input in sources {
+            let sha = mcp_codegen::sha256_hex(input.text.as_bytes());
+            assert!(
+                head.contains(&sha),
+                "{path} does not name {} (sha256 {sha})",
+                input.path
+            );
         }
-        let version = inputs
-            .iter()
-            .find(|i| {
-                let module = mcp_codegen::emit::module_name(&i.version);
-                path.contains(&format!("/{module}/"))
-                    || path.ends_with(&format!("/{module}.rs"))
-                    || path.ends_with(&format!("/{}.json", i.version))
-            })
-            .unwrap_or_else(|| panic!("{path} belongs to no version"));
-        let sha = mcp_codegen::sha256_hex(version.text.as_bytes());
-        assert!(
-            head.contains(&sha),
-            "{path} does not name the schema sha256 {sha}"
-        );
     }
 }
 

@@ -159,3 +159,47 @@ fn markdown_report_has_summary_and_legend() {
     let json = serde_json::to_value(&d).unwrap();
     assert_eq!(json["format"], 1);
 }
+
+/// The checked-in reports cover each consecutive pair of released versions and the
+/// latest released → draft; the JSON is the documented format; the matrix lists every
+/// method of every version.
+#[test]
+fn checked_in_reports() {
+    let ms = models();
+    let dir = root().join("generated/diffs");
+    for pair in [
+        "2024-11-05..2025-03-26",
+        "2025-03-26..2025-06-18",
+        "2025-06-18..2025-11-25",
+        "2025-11-25..2026-07-28",
+        "2026-07-28..draft",
+    ] {
+        let json: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{pair}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(json["format"], 1, "{pair}");
+        let (old, new) = pair.split_once("..").unwrap();
+        assert_eq!(
+            (json["old"].as_str(), json["new"].as_str()),
+            (Some(old), Some(new))
+        );
+        let d = diff(&model(&ms, old), &model(&ms, new));
+        assert_eq!(
+            json["changes"].as_array().unwrap().len(),
+            d.changes.len(),
+            "{pair}"
+        );
+        assert!(dir.join(format!("{pair}.md")).is_file());
+    }
+    let matrix = std::fs::read_to_string(root().join("generated/COMPATIBILITY.md")).unwrap();
+    for m in &ms {
+        for method in &m.methods {
+            assert!(
+                matrix.contains(&format!("| `{}` |", method.method)),
+                "{}",
+                method.method
+            );
+        }
+    }
+}
