@@ -9,6 +9,26 @@
 //! | `both` | neither side's messages fit the other | a field's type or a const changed; a method's direction, params or result changed |
 //! | `nobody` | compatible | an optional field added or removed (unknown keys are kept); a new definition or method; descriptions |
 
+//!
+//! The JSON form (`--format json`, and `generated/diffs/*.json`) has stable field names;
+//! a change to them bumps [`FORMAT`]:
+//!
+//! ```json
+//! {
+//!   "format": 1,
+//!   "old": "2025-06-18", "new": "2025-11-25",
+//!   "changes": [
+//!     { "subject": "Tool.icons", "kind": "field-added", "breaks": "nobody",
+//!       "detail": "optional", "sent_by": ["server"] }
+//!   ],
+//!   "description_only": ["Tool"]
+//! }
+//! ```
+//!
+//! `kind` is one of the [`ChangeKind`] names in kebab case, `breaks` one of `nobody`,
+//! `older-sender`, `older-receiver`, `both`; `sent_by` lists `client` and/or `server`.
+//! The checked-in files also carry an `@generated` key naming both schemas' sha256.
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -44,6 +64,10 @@ pub struct Change {
     pub breaks: Breaks,
     /// Before → after, for people.
     pub detail: String,
+    /// Which sides send messages that carry the subject (`client`, `server`), from the
+    /// directions of the methods whose params or results reach it, in either version.
+    /// Empty when no message carries it.
+    pub sent_by: Vec<String>,
 }
 
 /// The kinds of change.
@@ -73,6 +97,11 @@ pub enum ChangeKind {
     MethodCarrierChanged,
     MethodParamsChanged,
     MethodResultChanged,
+    CapabilityAdded,
+    CapabilityRemoved,
+    ErrorCodeAdded,
+    ErrorCodeRemoved,
+    ErrorCodeChanged,
 }
 
 /// Who a change breaks.
@@ -172,6 +201,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
             kind,
             breaks,
             detail,
+            sent_by: Vec::new(),
         });
     }
     let defs = |m: &Model| -> BTreeMap<String, TypeDef> {
@@ -528,13 +558,211 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
             format!("{:?} {:?}", y.kind, y.direction),
         );
     }
+    // Capability fields are reported as such.
+    let capability = |subject: &str| {
+        subject.starts_with("ClientCapabilities") || subject.starts_with("ServerCapabilities")
+    };
+    let mut changes: BTreeSet<Change> = changes
+        .into_iter()
+        .map(|mut c| {
+            if capability(&c.subject) {
+                c.kind = match c.kind {
+                    ChangeKind::FieldAdded => ChangeKind::CapabilityAdded,
+                    ChangeKind::FieldRemoved => ChangeKind::CapabilityRemoved,
+                    other => other,
+                };
+            }
+            c
+        })
+        .collect();
+    // Error codes the schema fixes.
+    let (ea, eb) = (error_codes(old), error_codes(new));
+    for (name, code) in &ea {
+        match eb.get(name) {
+            None => push(
+                &mut changes,
+                name.clone(),
+                ChangeKind::ErrorCodeRemoved,
+                Breaks::Nobody,
+                code.to_string(),
+            ),
+            Some(c) if c != code => push(
+                &mut changes,
+                name.clone(),
+                ChangeKind::ErrorCodeChanged,
+                Breaks::Both,
+                format!("{code} → {c}"),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (name, code) in eb.iter().filter(|(n, _)| !ea.contains_key(*n)) {
+        push(
+            &mut changes,
+            name.clone(),
+            ChangeKind::ErrorCodeAdded,
+            Breaks::Nobody,
+            code.to_string(),
+        );
+    }
+    let (ca, cb) = (carriers(old), carriers(new));
+    let methods_of = |m: &Model| -> BTreeMap<String, crate::model::Direction> {
+        m.methods
+            .iter()
+            .map(|x| (x.method.clone(), x.direction))
+            .collect()
+    };
+    let (da, db) = (methods_of(old), methods_of(new));
+    let changes = changes
+        .into_iter()
+        .map(|mut c| {
+            let ty = c.subject.split('.').next().unwrap_or_default().to_string();
+            let mut sides = Sides::default();
+            for carried in [ca.get(&ty), cb.get(&ty)].into_iter().flatten() {
+                sides.client |= carried.client;
+                sides.server |= carried.server;
+            }
+            for d in [da.get(&c.subject), db.get(&c.subject)]
+                .into_iter()
+                .flatten()
+            {
+                sides.add(*d, false);
+            }
+            c.sent_by = sides.names();
+            c
+        })
+        .collect();
     Diff {
         format: FORMAT,
         old: old.version.clone(),
         new: new.version.clone(),
-        changes: changes.into_iter().collect(),
+        changes,
         description_only,
     }
+}
+
+/// The error codes a model fixes with a `const`: error definition (Rust name) → code.
+fn error_codes(model: &Model) -> BTreeMap<String, i64> {
+    let code_of = |fields: &[crate::model::Field]| -> Option<i64> {
+        let f = fields.iter().find(|f| f.wire == "code")?;
+        let TypeRef::Const(c) = &f.ty else {
+            return None;
+        };
+        match model.consts.iter().find(|k| &k.name == c)?.value {
+            ConstValue::Integer(i) => Some(i),
+            _ => None,
+        }
+    };
+    let mut out = BTreeMap::new();
+    for t in &model.types {
+        let Origin::Definition(d) = &t.origin else {
+            continue;
+        };
+        let Kind::Struct { fields, .. } = &t.kind else {
+            continue;
+        };
+        if !d.ends_with("Error") {
+            continue;
+        }
+        let code = code_of(fields).or_else(|| {
+            let error = fields.iter().find(|f| f.wire == "error")?;
+            let TypeRef::Named(n) = &error.ty else {
+                return None;
+            };
+            match &model.get(n)?.kind {
+                Kind::Struct { fields, .. } => code_of(fields),
+                _ => None,
+            }
+        });
+        if let Some(code) = code {
+            out.insert(t.name.clone(), code);
+        }
+    }
+    out
+}
+
+/// Which sides send a type.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Sides {
+    client: bool,
+    server: bool,
+}
+
+impl Sides {
+    /// Adds the sender of a message with `direction` (or of its response).
+    fn add(&mut self, direction: crate::model::Direction, response: bool) {
+        use crate::model::Direction::*;
+        match (direction, response) {
+            (Both, _) => {
+                self.client = true;
+                self.server = true;
+            }
+            (ClientToServer, false) | (ServerToClient, true) => self.client = true,
+            (ServerToClient, false) | (ClientToServer, true) => self.server = true,
+        }
+    }
+
+    fn names(self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.client {
+            out.push("client".to_string());
+        }
+        if self.server {
+            out.push("server".to_string());
+        }
+        out
+    }
+}
+
+/// For every type, which sides send messages that carry it: the params of a method are
+/// sent by its sender, its results by the other side; carried types are followed through
+/// fields, arms, aliases, arrays and maps.
+fn carriers(model: &Model) -> BTreeMap<String, Sides> {
+    fn named(ty: &TypeRef, out: &mut Vec<String>) {
+        match ty {
+            TypeRef::Named(n) => out.push(n.clone()),
+            TypeRef::Array(t) | TypeRef::Map(t) => named(t, out),
+            _ => {}
+        }
+    }
+    let mut out: BTreeMap<String, Sides> = BTreeMap::new();
+    let mut stack: Vec<(String, Sides)> = Vec::new();
+    for m in &model.methods {
+        let mut send = Sides::default();
+        send.add(m.direction, false);
+        stack.push((m.definition.clone(), send));
+        let mut answer = Sides::default();
+        answer.add(m.direction, true);
+        for r in m.results.iter().chain(m.result.iter()) {
+            stack.push((r.clone(), answer));
+        }
+    }
+    while let Some((name, sides)) = stack.pop() {
+        let entry = out.entry(name.clone()).or_default();
+        let merged = Sides {
+            client: entry.client | sides.client,
+            server: entry.server | sides.server,
+        };
+        if merged == *entry {
+            continue;
+        }
+        *entry = merged;
+        let Some(t) = model.get(&name) else { continue };
+        let mut next = Vec::new();
+        match &t.kind {
+            Kind::Struct { fields, additional } => {
+                fields.iter().for_each(|f| named(&f.ty, &mut next));
+                if let Some(a) = additional {
+                    named(a, &mut next);
+                }
+            }
+            Kind::Union { variants, .. } => variants.iter().for_each(|v| named(&v.ty, &mut next)),
+            Kind::Alias { target } => named(target, &mut next),
+            Kind::StringEnum { .. } => {}
+        }
+        stack.extend(next.into_iter().map(|n| (n, merged)));
+    }
+    out
 }
 
 impl Diff {
@@ -575,12 +803,17 @@ impl Diff {
                 continue;
             }
             out.push_str(&format!(
-                "\n## {}\n\n| subject | breaks | detail |\n| --- | --- | --- |\n",
+                "\n## {}\n\n| subject | breaks | sent by | detail |\n| --- | --- | --- | --- |\n",
                 kind_label(kind)
             ));
             for c in rows {
+                let sent_by = if c.sent_by.is_empty() {
+                    "—".to_string()
+                } else {
+                    c.sent_by.join(", ")
+                };
                 out.push_str(&format!(
-                    "| `{}` | {} | {} |\n",
+                    "| `{}` | {} | {sent_by} | {} |\n",
                     c.subject,
                     label(c.breaks),
                     c.detail.replace('|', "\\|")
@@ -626,6 +859,10 @@ const LEGEND: &str = "
   that may now be null).
 - **both**: a type, const, direction, params or result changed.
 - **nobody**: compatible (optional fields, new definitions and methods, descriptions).
+- **sent by**: the sides whose messages carry the changed type (a method's params are sent
+  by its sender, its results by the other side), in either version. An older-sender break
+  on a type the client sends hits older clients; an older-receiver break on it hits older
+  servers.
 ";
 
 /// The checked-in reports: `generated/diffs/<old>..<new>.{md,json}` for each consecutive

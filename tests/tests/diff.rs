@@ -54,6 +54,10 @@ fn diffs_mirror_each_other() {
         ChangeKind::UnionArmRemoved => ChangeKind::UnionArmAdded,
         ChangeKind::MethodAdded => ChangeKind::MethodRemoved,
         ChangeKind::MethodRemoved => ChangeKind::MethodAdded,
+        ChangeKind::CapabilityAdded => ChangeKind::CapabilityRemoved,
+        ChangeKind::CapabilityRemoved => ChangeKind::CapabilityAdded,
+        ChangeKind::ErrorCodeAdded => ChangeKind::ErrorCodeRemoved,
+        ChangeKind::ErrorCodeRemoved => ChangeKind::ErrorCodeAdded,
         other => other,
     };
     let ms = models();
@@ -201,5 +205,32 @@ fn checked_in_reports() {
                 method.method
             );
         }
+    }
+}
+
+/// Each change names the sides whose messages carry it, from the method directions.
+#[test]
+fn changes_name_the_sides_that_send_them() {
+    let ms = models();
+    let d = diff(&model(&ms, "2025-11-25"), &model(&ms, "2026-07-28"));
+    let sent_by = |subject: &str| -> Vec<String> {
+        d.changes
+            .iter()
+            .find(|c| c.subject == subject)
+            .map(|c| c.sent_by.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(sent_by("initialize"), ["client"]);
+    assert_eq!(sent_by("ping"), ["client", "server"]);
+    assert_eq!(sent_by("notifications/elicitation/complete"), ["server"]);
+    // ServerCapabilities travels only in results the server sends.
+    let caps: Vec<_> = d
+        .changes
+        .iter()
+        .filter(|c| c.subject.starts_with("ServerCapabilities."))
+        .collect();
+    assert!(!caps.is_empty());
+    for c in caps {
+        assert_eq!(c.sent_by, ["server"], "{c:?}");
     }
 }
