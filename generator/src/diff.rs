@@ -511,7 +511,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
                 format!("{:?} → {:?}", x.direction, y.direction),
             );
         }
-        let input_only = |d: &MethodDef| d.via.iter().all(|v| v == "InputRequest");
+        let input_only = MethodDef::is_input_request_only;
         if input_only(x) != input_only(y) {
             let carrier = |d: &MethodDef| {
                 if input_only(d) {

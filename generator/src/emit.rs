@@ -843,8 +843,7 @@ pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
 /// The sets of methods each side handles, and the result enums, for `methods.rs`.
 fn method_sets(model: &Model) -> TokenStream {
     use crate::model::{Direction, MessageKind};
-    let only_input_request =
-        |m: &crate::model::MethodDef| m.via.iter().all(|v| v == "InputRequest");
+    let only_input_request = crate::model::MethodDef::is_input_request_only;
     let set = |kind: MessageKind,
                client_sends: bool,
                jsonrpc_only: bool|

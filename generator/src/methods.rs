@@ -34,7 +34,7 @@ const DIRECTION_UNIONS: &[(&str, MessageKind, Direction)] = &[
         Direction::ServerToClient,
     ),
     (
-        "InputRequest",
+        overrides::INPUT_REQUEST_UNION,
         MessageKind::Request,
         Direction::ServerToClient,
     ),
@@ -173,7 +173,10 @@ fn collect(
                         ))
                     })?;
                 let task_augmented = params.is_some_and(|p| has_task_field(&p.ty, types));
-                if let (true, Some(create)) = (task_augmented, by_schema.get("CreateTaskResult")) {
+                if let (true, Some(create)) = (
+                    task_augmented,
+                    by_schema.get(overrides::TASK_AUGMENTATION.1),
+                ) {
                     if !results.contains(&create.name) {
                         results.push(create.name.clone());
                     }
@@ -205,7 +208,7 @@ fn collect(
     out.sort_by(|a, b| a.method.cmp(&b.method));
     // A method defined both as a JSON-RPC request and as an input request (draft
     // revisions of 2026-02) is described by the JSON-RPC definition.
-    let input_only = |m: &MethodDef| m.via.iter().all(|v| v == "InputRequest");
+    let input_only = MethodDef::is_input_request_only;
     let mut merged: Vec<MethodDef> = Vec::new();
     for m in out {
         match merged.last_mut() {
@@ -306,7 +309,9 @@ fn results_of(
 fn has_task_field(ty: &TypeRef, types: &BTreeMap<String, TypeDef>) -> bool {
     let TypeRef::Named(n) = ty else { return false };
     match types.get(n).map(|t| &t.kind) {
-        Some(Kind::Struct { fields, .. }) => fields.iter().any(|f| f.wire == "task"),
+        Some(Kind::Struct { fields, .. }) => fields
+            .iter()
+            .any(|f| f.wire == overrides::TASK_AUGMENTATION.0),
         Some(Kind::Union { variants, .. }) => variants.iter().any(|v| has_task_field(&v.ty, types)),
         Some(Kind::Alias { target }) => has_task_field(target, types),
         _ => false,

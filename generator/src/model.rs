@@ -275,6 +275,16 @@ pub enum ConstValue {
     Boolean(bool),
 }
 
+impl MethodDef {
+    /// Whether the method is only an input request (2026-07-28: a request the server puts
+    /// inside an `InputRequiredResult`), not a JSON-RPC message of its own.
+    pub fn is_input_request_only(&self) -> bool {
+        self.via
+            .iter()
+            .all(|v| v == crate::overrides::INPUT_REQUEST_UNION)
+    }
+}
+
 impl Signature {
     /// A signature of a JSON kind with no further facts yet (lowering fills them in).
     pub fn unknown(json: JsonKind) -> Self {

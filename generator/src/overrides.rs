@@ -151,3 +151,13 @@ pub fn request_result(request: &str) -> Option<&'static str> {
         .find(|(r, _, _)| *r == request)
         .map(|(_, result, _)| *result)
 }
+
+/// The union whose members are requests the server embeds in an `InputRequiredResult`
+/// instead of sending them as JSON-RPC requests (2026-07-28). They count as
+/// server→client requests for the method table, but not for JSON-RPC decoding.
+pub const INPUT_REQUEST_UNION: &str = "InputRequest";
+
+/// Task augmentation (2025-11-25): a request whose params have the property `.0` may be
+/// answered by the definition `.1` instead of its usual result. The schema's result
+/// unions do not say which requests; the params do.
+pub const TASK_AUGMENTATION: (&str, &str) = ("task", "CreateTaskResult");
