@@ -641,44 +641,13 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
     }
 }
 
-/// The error codes a model fixes with a `const`: error definition (Rust name) → code.
+/// The error codes a model fixes: error definition (Rust name) → code.
 fn error_codes(model: &Model) -> BTreeMap<String, i64> {
-    let code_of = |fields: &[crate::model::Field]| -> Option<i64> {
-        let f = fields.iter().find(|f| f.wire == "code")?;
-        let TypeRef::Const(c) = &f.ty else {
-            return None;
-        };
-        match model.consts.iter().find(|k| &k.name == c)?.value {
-            ConstValue::Integer(i) => Some(i),
-            _ => None,
-        }
-    };
-    let mut out = BTreeMap::new();
-    for t in &model.types {
-        let Origin::Definition(d) = &t.origin else {
-            continue;
-        };
-        let Kind::Struct { fields, .. } = &t.kind else {
-            continue;
-        };
-        if !d.ends_with("Error") {
-            continue;
-        }
-        let code = code_of(fields).or_else(|| {
-            let error = fields.iter().find(|f| f.wire == "error")?;
-            let TypeRef::Named(n) = &error.ty else {
-                return None;
-            };
-            match &model.get(n)?.kind {
-                Kind::Struct { fields, .. } => code_of(fields),
-                _ => None,
-            }
-        });
-        if let Some(code) = code {
-            out.insert(t.name.clone(), code);
-        }
-    }
-    out
+    model
+        .error_codes()
+        .into_iter()
+        .map(|(_, rust, code)| (rust, code))
+        .collect()
 }
 
 /// Which sides send a type.

@@ -1030,45 +1030,17 @@ fn method_sets(model: &Model) -> TokenStream {
 /// The MCP-specific error codes the schema fixes with a `const` (`URLElicitationRequiredError`
 /// → `URL_ELICITATION_REQUIRED = -32042`).
 fn error_codes(model: &Model) -> TokenStream {
-    let get = |name: &str| model.get(name);
-    let code_of = |fields: &[Field]| -> Option<i64> {
-        let code = fields.iter().find(|f| f.wire == "code")?;
-        let TypeRef::Const(c) = &code.ty else {
-            return None;
-        };
-        match model.consts.iter().find(|k| &k.name == c)?.value {
-            ConstValue::Integer(i) => Some(i),
-            _ => None,
-        }
-    };
-    let mut codes = Vec::new();
-    for t in &model.types {
-        let Origin::Definition(d) = &t.origin else {
-            continue;
-        };
-        let Some(stem) = d.strip_suffix("Error") else {
-            continue;
-        };
-        let Kind::Struct { fields, .. } = &t.kind else {
-            continue;
-        };
-        let code = code_of(fields).or_else(|| {
-            let error = fields.iter().find(|f| f.wire == "error")?;
-            let TypeRef::Named(n) = &error.ty else {
-                return None;
-            };
-            match &get(n)?.kind {
-                Kind::Struct { fields, .. } => code_of(fields),
-                _ => None,
-            }
-        });
-        if let Some(code) = code {
+    let codes: Vec<(String, i64, String)> = model
+        .error_codes()
+        .into_iter()
+        .map(|(schema, rust, code)| {
+            let stem = schema.strip_suffix("Error").unwrap_or(&schema);
             let name = crate::names::field_name(stem)
                 .trim_start_matches("r#")
                 .to_ascii_uppercase();
-            codes.push((name, code, t.name.clone()));
-        }
-    }
+            (name, code, rust)
+        })
+        .collect();
     let items = codes.iter().map(|(name, code, ty)| {
         let n = ident(name);
         let doc = format!(" The code of [`{ty}`](super::super::{ty}).");

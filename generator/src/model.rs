@@ -317,6 +317,44 @@ impl TypeRef {
 }
 
 impl Model {
+    /// The error definitions whose code the schema fixes with a `const` (on `code`, or on
+    /// `error.code`): `(schema name, Rust name, code)`, sorted by Rust name.
+    pub fn error_codes(&self) -> Vec<(String, String, i64)> {
+        let code_of = |fields: &[Field]| -> Option<i64> {
+            let f = fields.iter().find(|f| f.wire == "code")?;
+            let TypeRef::Const(c) = &f.ty else {
+                return None;
+            };
+            match self.consts.iter().find(|k| &k.name == c)?.value {
+                ConstValue::Integer(i) => Some(i),
+                _ => None,
+            }
+        };
+        let mut out = Vec::new();
+        for t in &self.types {
+            let (Origin::Definition(d), Kind::Struct { fields, .. }) = (&t.origin, &t.kind) else {
+                continue;
+            };
+            if !d.ends_with("Error") {
+                continue;
+            }
+            let code = code_of(fields).or_else(|| {
+                let error = fields.iter().find(|f| f.wire == "error")?;
+                let TypeRef::Named(n) = &error.ty else {
+                    return None;
+                };
+                match &self.get(n)?.kind {
+                    Kind::Struct { fields, .. } => code_of(fields),
+                    _ => None,
+                }
+            });
+            if let Some(code) = code {
+                out.push((d.clone(), t.name.clone(), code));
+            }
+        }
+        out
+    }
+
     /// Looks a type up by Rust name.
     pub fn get(&self, name: &str) -> Option<&TypeDef> {
         self.types
