@@ -6,6 +6,7 @@
 //! [`emit`] (Rust source). [`generate`] runs the chain for a set of versions and returns
 //! every output file's path and contents; it does no I/O.
 
+pub mod compact;
 pub mod diff;
 pub mod docs;
 pub mod emit;

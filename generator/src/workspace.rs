@@ -2,7 +2,7 @@
 //! generated files. This is the only module that touches the file system; `xtask` and
 //! the freshness test both use it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
@@ -13,55 +13,210 @@ use crate::{Input, Output, generate, sha256_hex};
 /// Path of the lock file, relative to the workspace root.
 pub const LOCK: &str = "schema/lock.json";
 
+/// Every file under `dir`, keyed by its path relative to `dir` with `/` separators, in
+/// sorted order. A missing directory reads as empty.
+pub fn read_tree(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) -> Result<(), String> {
+        let entries =
+            fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+            let name = entry.file_name().to_string_lossy().to_string();
+            let rel = if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, &rel, out)?;
+            } else {
+                let bytes =
+                    fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                out.insert(rel, bytes);
+            }
+        }
+        Ok(())
+    }
+    let mut out = BTreeMap::new();
+    if dir.is_dir() {
+        walk(dir, "", &mut out)?;
+    }
+    Ok(out)
+}
+
+/// The digest the lock records for a folder of files (a version's `examples/`): the
+/// sha256 of one line `<relative path>\0<sha256 of the file>\n` per file, in path order.
+/// It changes when a file is added, removed, renamed or edited.
+pub fn tree_digest(files: &BTreeMap<String, Vec<u8>>) -> String {
+    let mut listing = String::new();
+    for (path, bytes) in files {
+        listing.push_str(path);
+        listing.push('\0');
+        listing.push_str(&sha256_hex(bytes));
+        listing.push('\n');
+    }
+    sha256_hex(listing.as_bytes())
+}
+
+/// `schema/lock.json`: where each vendored schema came from and the digest it had when
+/// it was accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lock {
+    /// A note for readers of the file.
+    pub comment: String,
+    /// One entry per version, oldest first, `draft` last.
+    pub versions: Vec<LockEntry>,
+}
+
+/// One version's entry in the lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockEntry {
+    /// The protocol version, `2025-06-18` or `draft`.
+    pub version: String,
+    /// Where it came from: `owner/repo` on GitHub, or the `--from` folder or URL.
+    pub repository: String,
+    /// The commit (or the ref given for a source without commits) it was taken at.
+    pub reference: String,
+    /// The date of that commit, or of the fetch when the source has no commits.
+    pub ref_date: String,
+    /// `schema/<version>/schema.json`.
+    pub path: String,
+    /// sha256 of the schema file.
+    pub sha256: String,
+    /// The examples folder, relative to the workspace root, when the version has one.
+    pub examples: Option<String>,
+    /// [`tree_digest`] of the examples folder, when the version has one.
+    pub examples_sha256: Option<String>,
+}
+
+impl Lock {
+    /// Parses the lock's JSON text.
+    pub fn parse(text: &str) -> Result<Lock, String> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| format!("{LOCK} is not valid JSON: {e}"))?;
+        let comment = value
+            .get("_comment")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let entries = value
+            .get("versions")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{LOCK}: `versions` must be an array"))?;
+        let mut versions = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            let text = |k: &str| e.get(k).and_then(Value::as_str).map(str::to_string);
+            let need = |k: &str| {
+                text(k).ok_or_else(|| format!("{LOCK}: /versions/{i} has no string `{k}`"))
+            };
+            versions.push(LockEntry {
+                version: need("version")?,
+                repository: need("repository")?,
+                reference: need("ref")?,
+                ref_date: need("ref_date")?,
+                path: need("path")?,
+                sha256: need("sha256")?,
+                examples: text("examples"),
+                examples_sha256: text("examples_sha256"),
+            });
+        }
+        Ok(Lock { comment, versions })
+    }
+
+    /// The lock as JSON text, keys in a fixed order, ending in a newline.
+    pub fn render(&self) -> String {
+        let q = |s: &str| Value::String(s.to_string()).to_string();
+        let mut out = format!(
+            "{{\n  \"_comment\": {},\n  \"versions\": [\n",
+            q(&self.comment)
+        );
+        for (i, e) in self.versions.iter().enumerate() {
+            let mut fields = vec![
+                ("version", &e.version),
+                ("repository", &e.repository),
+                ("ref", &e.reference),
+                ("ref_date", &e.ref_date),
+                ("path", &e.path),
+            ];
+            if let Some(x) = &e.examples {
+                fields.push(("examples", x));
+            }
+            if let Some(x) = &e.examples_sha256 {
+                fields.push(("examples_sha256", x));
+            }
+            fields.push(("sha256", &e.sha256));
+            let body: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("      \"{k}\": {}", q(v)))
+                .collect();
+            out.push_str(&format!("    {{\n{}\n    }}", body.join(",\n")));
+            out.push_str(if i + 1 < self.versions.len() {
+                ",\n"
+            } else {
+                "\n"
+            });
+        }
+        out.push_str("  ]\n}\n");
+        out
+    }
+
+    /// The entry of a version.
+    pub fn get(&self, version: &str) -> Option<&LockEntry> {
+        self.versions.iter().find(|e| e.version == version)
+    }
+}
+
 /// Reads the lock file.
-pub fn read_lock(root: &Path) -> Result<Value, String> {
+pub fn read_lock(root: &Path) -> Result<Lock, String> {
     let text =
         fs::read_to_string(root.join(LOCK)).map_err(|e| format!("cannot read {LOCK}: {e}"))?;
-    serde_json::from_str(&text).map_err(|e| format!("{LOCK} is not valid JSON: {e}"))
+    Lock::parse(&text)
 }
 
-/// The versions the lock lists, in order.
-pub fn locked_versions(lock: &Value) -> Result<Vec<(String, String)>, String> {
-    let entries = lock
-        .get("versions")
-        .and_then(Value::as_array)
-        .ok_or_else(|| format!("{LOCK}: `versions` must be an array"))?;
-    entries
-        .iter()
-        .map(|e| {
-            let get = |k: &str| {
-                e.get(k)
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{LOCK}: an entry has no string `{k}`"))
-            };
-            Ok((get("version")?, get("sha256")?))
-        })
-        .collect()
+/// Checks the vendored examples against the lock: one line per folder whose digest
+/// differs.
+fn examples_mismatches(root: &Path, entries: &[LockEntry]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for e in entries {
+        let (Some(dir), Some(locked)) = (&e.examples, &e.examples_sha256) else {
+            continue;
+        };
+        let actual = tree_digest(&read_tree(&root.join(dir))?);
+        if &actual != locked {
+            out.push(format!(
+                "  {dir}/: locked digest {locked}, files have {actual}"
+            ));
+        }
+    }
+    Ok(out)
 }
 
-/// Reads every locked schema, refusing any whose sha256 differs from the lock and
-/// saying which file changed and how to accept it.
+/// Reads every locked schema, refusing any whose sha256 differs from the lock (or whose
+/// examples folder differs from its locked digest) and saying which file changed and how
+/// to accept it.
 pub fn inputs(root: &Path) -> Result<Vec<Input>, String> {
     let lock = read_lock(root)?;
     let mut out = Vec::new();
     let mut changed = Vec::new();
-    for (version, locked) in locked_versions(&lock)? {
-        let path = format!("schema/{version}/schema.json");
-        let bytes = fs::read(root.join(&path)).map_err(|e| format!("cannot read {path}: {e}"))?;
+    for entry in &lock.versions {
+        let path = &entry.path;
+        let bytes = fs::read(root.join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
         let actual = sha256_hex(&bytes);
-        if actual != locked {
+        if actual != entry.sha256 {
             changed.push(format!(
-                "  {path}: locked sha256 {locked}, file has {actual}"
+                "  {path}: locked sha256 {}, file has {actual}",
+                entry.sha256
             ));
         }
         let text = String::from_utf8(bytes).map_err(|_| format!("{path} is not UTF-8"))?;
         out.push(Input {
-            version,
-            path,
+            version: entry.version.clone(),
+            path: path.clone(),
             text,
         });
     }
+    changed.extend(examples_mismatches(root, &lock.versions)?);
     if !changed.is_empty() {
         return Err(format!(
             "vendored schemas differ from {LOCK}:\n{}\nIf the change is intended, accept it with \

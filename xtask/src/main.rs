@@ -8,13 +8,45 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 use mcp_codegen::sha256_hex;
 use mcp_codegen::workspace::{self, LOCK};
-use serde_json::Value;
+
+mod update;
+mod upstream;
 
 #[derive(Parser)]
 #[command(about = "Maintenance commands of the MCP code generator")]
 struct Cli {
+    /// The workspace to work on (default: the one this xtask belongs to).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Where `fetch` and `drift` read upstream from.
+#[derive(clap::Args)]
+struct From {
+    /// Branch, tag or commit of the upstream repository (default `main`); substituted for
+    /// `{ref}` in a `--from` URL.
+    #[arg(long = "ref", value_name = "REF")]
+    reference: Option<String>,
+    /// A local checkout of the specification repository (or its `schema/` folder), or the
+    /// base URL of a static mirror of `schema/` (may contain `{ref}`). Default: GitHub,
+    /// `modelcontextprotocol/modelcontextprotocol`.
+    #[arg(long, value_name = "DIR|URL")]
+    from: Option<String>,
+    /// Give up on a request after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    timeout: u64,
+}
+
+impl From {
+    fn open(&self) -> Result<upstream::Source, String> {
+        upstream::Source::open(
+            self.from.as_deref(),
+            self.reference.as_deref(),
+            std::time::Duration::from_secs(self.timeout.max(1)),
+        )
+    }
 }
 
 #[derive(Subcommand)]
@@ -28,6 +60,24 @@ enum Command {
     },
     /// Accept the vendored schema files as they are: record their sha256 in `schema/lock.json`.
     Lock,
+    /// Download schemas (and examples) from upstream into `schema/`, update the lock, and
+    /// print what changed. Nothing is written unless every file arrives whole and valid.
+    Fetch {
+        /// Versions to fetch (default: every locked version).
+        #[arg(value_name = "VERSION", conflicts_with = "all")]
+        versions: Vec<String>,
+        /// Every version upstream has, including ones not vendored yet.
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        from: From,
+    },
+    /// Compare the vendored schemas with upstream without writing anything; exit 1 if any
+    /// version differs, or upstream has a version that is not vendored.
+    Drift {
+        #[command(flatten)]
+        from: From,
+    },
     /// Report what changed between two protocol versions, each a version name
     /// (`2025-06-18`) or a path to a schema.json.
     Diff {
@@ -52,8 +102,16 @@ enum Format {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let root = workspace_root();
+    let root = cli.root.unwrap_or_else(workspace_root);
     let result = match cli.command {
+        Command::Fetch {
+            versions,
+            all,
+            from,
+        } => from
+            .open()
+            .and_then(|source| update::fetch(&root, &source, &versions, all)),
+        Command::Drift { from } => from.open().and_then(|source| update::drift(&root, &source)),
         Command::Codegen { check } => codegen(&root, check),
         Command::Lock => lock(&root),
         Command::Diff {
@@ -67,7 +125,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }
@@ -81,22 +139,23 @@ fn workspace_root() -> PathBuf {
 
 fn lock(root: &Path) -> Result<ExitCode, String> {
     let mut lock = workspace::read_lock(root)?;
-    let versions = lock
-        .get_mut("versions")
-        .and_then(Value::as_array_mut)
-        .ok_or_else(|| format!("{LOCK}: `versions` must be an array"))?;
-    for entry in versions {
-        let version = entry["version"].as_str().unwrap_or_default().to_string();
-        let path = format!("schema/{version}/schema.json");
-        let bytes = fs::read(root.join(&path)).map_err(|e| format!("cannot read {path}: {e}"))?;
+    for entry in &mut lock.versions {
+        let path = &entry.path;
+        let bytes = fs::read(root.join(path)).map_err(|e| format!("cannot read {path}: {e}"))?;
         let sha = sha256_hex(&bytes);
-        if entry["sha256"] != sha.as_str() {
+        if entry.sha256 != sha {
             println!("{path}: sha256 now {sha}");
-            entry["sha256"] = Value::String(sha);
+            entry.sha256 = sha;
+        }
+        if let Some(dir) = &entry.examples {
+            let digest = workspace::tree_digest(&workspace::read_tree(&root.join(dir))?);
+            if entry.examples_sha256.as_deref() != Some(digest.as_str()) {
+                println!("{dir}/: digest now {digest}");
+                entry.examples_sha256 = Some(digest);
+            }
         }
     }
-    let text = serde_json::to_string_pretty(&lock).map_err(|e| e.to_string())? + "\n";
-    workspace::write_atomic(&root.join(LOCK), text.as_bytes())?;
+    workspace::write_atomic(&root.join(LOCK), lock.render().as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,551 @@
+//! `cargo xtask fetch` and `cargo xtask drift`: bring upstream schemas into `schema/`, or
+//! only say how they differ from the vendored ones.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use mcp_codegen::diff::{Breaks, ChangeKind, diff};
+use mcp_codegen::workspace::{self, LOCK, Lock, LockEntry, read_tree, tree_digest};
+use mcp_codegen::{Input, load, model_of, sha256_hex};
+
+use crate::upstream::{Fetched, Source, check_version_name};
+
+/// What `fetch` and `drift` compare for one version.
+struct Compared {
+    version: String,
+    /// The vendored schema bytes, if the version is vendored.
+    old_schema: Option<Vec<u8>>,
+    /// The vendored examples.
+    old_examples: BTreeMap<String, Vec<u8>>,
+    /// Upstream's files; `None` when upstream has no such version.
+    new: Option<Fetched>,
+}
+
+impl Compared {
+    fn schema_changed(&self) -> bool {
+        match &self.new {
+            Some(n) => self.old_schema.as_deref() != Some(n.schema.as_slice()),
+            None => true,
+        }
+    }
+
+    fn examples_changed(&self) -> bool {
+        match self.new.as_ref().and_then(|n| n.examples.as_ref()) {
+            Some(ex) => *ex != self.old_examples,
+            None => false,
+        }
+    }
+
+    fn changed(&self) -> bool {
+        self.schema_changed() || self.examples_changed()
+    }
+}
+
+/// Reads what is vendored for a version and what the source has.
+fn compare(root: &Path, source: &Source, version: &str) -> Result<Compared, String> {
+    let dir = root.join("schema").join(version);
+    let old_schema = match fs::read(dir.join("schema.json")) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("cannot read schema/{version}/schema.json: {e}")),
+    };
+    let old_examples = read_tree(&dir.join("examples"))?;
+    let new = source.fetch(version)?;
+    if let Some(f) = &new {
+        validate(version, f)?;
+    }
+    Ok(Compared {
+        version: version.to_string(),
+        old_schema,
+        old_examples,
+        new,
+    })
+}
+
+/// Upstream files must be what the generator reads before anything is written: a JSON
+/// schema in a dialect it knows, and examples that are JSON.
+fn validate(version: &str, f: &Fetched) -> Result<(), String> {
+    let name = format!("upstream {version}/schema.json");
+    let text = std::str::from_utf8(&f.schema).map_err(|_| format!("{name}: not UTF-8"))?;
+    load::parse(&name, text).map_err(|e| format!("refusing {e}"))?;
+    for (rel, bytes) in f.examples.iter().flatten() {
+        if rel.ends_with(".json") {
+            serde_json::from_slice::<serde_json::Value>(bytes).map_err(|e| {
+                format!("refusing upstream {version}/examples/{rel}: not JSON: {e}")
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Human-readable lines saying what changed for one version.
+fn describe(c: &Compared) -> Vec<String> {
+    let v = &c.version;
+    let Some(new) = &c.new else {
+        return vec![format!(
+            "{v}: not found upstream (vendored, but upstream has no {v}/schema.json)"
+        )];
+    };
+    let mut out = Vec::new();
+    let model = |bytes: &[u8], path: String| {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        model_of(&Input {
+            version: v.clone(),
+            path,
+            text,
+        })
+    };
+    match &c.old_schema {
+        None => {
+            out.push(format!("{v}: new version upstream, not vendored"));
+            match model(&new.schema, format!("upstream {v}/schema.json")) {
+                Ok(m) => out.push(format!(
+                    "  {} types, {} methods",
+                    m.types.len(),
+                    m.methods.len()
+                )),
+                Err(e) => out.push(format!("  the generator cannot read it yet: {e}")),
+            }
+        }
+        Some(old) if old == &new.schema => {
+            out.push(format!("{v}: schema unchanged"));
+        }
+        Some(old) => {
+            out.push(format!(
+                "{v}: schema changed (sha256 {} → {})",
+                short(&sha256_hex(old)),
+                short(&sha256_hex(&new.schema))
+            ));
+            let a = model(old, format!("schema/{v}/schema.json"));
+            let b = model(&new.schema, format!("upstream {v}/schema.json"));
+            match (a, b) {
+                (Ok(a), Ok(b)) => out.extend(summary(&diff(&a, &b))),
+                (Err(e), _) => out.push(format!("  the vendored schema does not build: {e}")),
+                (_, Err(e)) => out.push(format!("  the generator cannot read it yet: {e}")),
+            }
+        }
+    }
+    if let Some(ex) = &new.examples {
+        let old = &c.old_examples;
+        let added = ex.keys().filter(|k| !old.contains_key(*k)).count();
+        let removed = old.keys().filter(|k| !ex.contains_key(*k)).count();
+        let edited = ex
+            .iter()
+            .filter(|(k, b)| old.get(*k).is_some_and(|o| o != *b))
+            .count();
+        if added + removed + edited > 0 {
+            out.push(format!(
+                "  examples: {added} added, {removed} removed, {edited} changed ({} upstream)",
+                ex.len()
+            ));
+        }
+    } else if c.schema_changed() {
+        out.push("  examples: the source does not list them; kept as vendored".to_string());
+    }
+    out
+}
+
+fn short(sha: &str) -> &str {
+    &sha[..12.min(sha.len())]
+}
+
+/// The diff in a few lines: counts by kind and by breakage, the changed definitions and
+/// methods by name, and the types whose descriptions alone changed.
+pub fn summary(d: &mcp_codegen::diff::Diff) -> Vec<String> {
+    let mut out = Vec::new();
+    let (by_kind, by_breaks) = d.counts();
+    if d.changes.is_empty() && d.description_only.is_empty() {
+        out.push(
+            "  no change to the model: formatting or text outside the definitions".to_string(),
+        );
+        return out;
+    }
+    if !d.changes.is_empty() {
+        let kinds: Vec<String> = by_kind
+            .iter()
+            .map(|(k, n)| format!("{n} {}", kind_name(*k)))
+            .collect();
+        out.push(format!(
+            "  {} changes: {}",
+            d.changes.len(),
+            kinds.join(", ")
+        ));
+        let breaks: Vec<String> = by_breaks
+            .iter()
+            .filter(|(b, _)| **b != Breaks::Nobody)
+            .map(|(b, n)| format!("{} {n}", breaks_name(*b)))
+            .collect();
+        if !breaks.is_empty() {
+            out.push(format!("  breaking: {}", breaks.join(", ")));
+        }
+    }
+    let changed = changed_definitions(d);
+    if !changed.is_empty() {
+        out.push(format!(
+            "  definitions changed: {}",
+            changed.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let methods: BTreeSet<&str> = d
+        .changes
+        .iter()
+        .filter(|c| is_method_kind(c.kind))
+        .map(|c| c.subject.as_str())
+        .collect();
+    if !methods.is_empty() {
+        out.push(format!(
+            "  methods changed: {}",
+            methods.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if !d.description_only.is_empty() {
+        let shown: Vec<&str> = d
+            .description_only
+            .iter()
+            .take(24)
+            .map(String::as_str)
+            .collect();
+        let more = d.description_only.len() - shown.len();
+        out.push(format!(
+            "  description-only: {}{}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    out
+}
+
+/// The types a diff touches, by name: the part of each subject before the first `.`,
+/// for changes to definitions, fields, consts, enums and unions.
+pub fn changed_definitions(d: &mcp_codegen::diff::Diff) -> BTreeSet<String> {
+    d.changes
+        .iter()
+        .filter(|c| !is_method_kind(c.kind) && !is_protocol_kind(c.kind))
+        .map(|c| c.subject.split('.').next().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn is_method_kind(k: ChangeKind) -> bool {
+    matches!(
+        k,
+        ChangeKind::MethodAdded
+            | ChangeKind::MethodRemoved
+            | ChangeKind::MethodDirectionChanged
+            | ChangeKind::MethodCarrierChanged
+            | ChangeKind::MethodParamsChanged
+            | ChangeKind::MethodResultChanged
+    )
+}
+
+fn is_protocol_kind(k: ChangeKind) -> bool {
+    matches!(
+        k,
+        ChangeKind::CapabilityAdded
+            | ChangeKind::CapabilityRemoved
+            | ChangeKind::ErrorCodeAdded
+            | ChangeKind::ErrorCodeRemoved
+            | ChangeKind::ErrorCodeChanged
+    )
+}
+
+fn kind_name(k: ChangeKind) -> String {
+    serde_json::to_value(k)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('-', " ")))
+        .unwrap_or_default()
+}
+
+fn breaks_name(b: Breaks) -> &'static str {
+    match b {
+        Breaks::Nobody => "nobody",
+        Breaks::OlderSender => "older sender",
+        Breaks::OlderReceiver => "older receiver",
+        Breaks::Both => "both",
+    }
+}
+
+/// The versions a command looks at: those named, every version upstream has (`all`), or
+/// by default the locked ones.
+fn targets(
+    lock: &Lock,
+    source: &Source,
+    named: &[String],
+    all: bool,
+) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = if all {
+        let mut v = source.versions()?.ok_or(
+            "--all needs a source that can list its versions (GitHub or a folder); name the \
+             versions for a URL mirror",
+        )?;
+        for e in &lock.versions {
+            if !v.contains(&e.version) {
+                v.push(e.version.clone());
+            }
+        }
+        v
+    } else if named.is_empty() {
+        lock.versions.iter().map(|e| e.version.clone()).collect()
+    } else {
+        for v in named {
+            check_version_name(v)?;
+        }
+        named.to_vec()
+    };
+    out.sort_by_key(|v| order_key(v));
+    out.dedup();
+    Ok(out)
+}
+
+/// Dated versions in date order, then `draft`, then anything else by name.
+fn order_key(v: &str) -> (u8, String) {
+    let dated = v.len() == 10
+        && v.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    let rank = if dated {
+        0
+    } else if v == "draft" {
+        1
+    } else {
+        2
+    };
+    (rank, v.to_string())
+}
+
+/// `cargo xtask fetch`.
+pub fn fetch(
+    root: &Path,
+    source: &Source,
+    named: &[String],
+    all: bool,
+) -> Result<ExitCode, String> {
+    let lock = workspace::read_lock(root)?;
+    let versions = targets(&lock, source, named, all)?;
+    let mut compared = Vec::new();
+    for v in &versions {
+        let c = compare(root, source, v)?;
+        if c.new.is_none() {
+            return Err(format!(
+                "upstream has no {v}/schema.json ({}); nothing written",
+                describe_source(source)
+            ));
+        }
+        compared.push(c);
+    }
+    // Everything is in memory and valid: stage, then swap into place, lock last.
+    let provenance = source.provenance();
+    let mut lock = lock;
+    let mut stage = Stage::default();
+    let result = (|| -> Result<(), String> {
+        for c in compared.iter().filter(|c| c.changed()) {
+            let new = c.new.as_ref().expect("checked above");
+            let dir = root.join("schema").join(&c.version);
+            if c.schema_changed() {
+                stage.file(&dir.join("schema.json"), &new.schema)?;
+            }
+            if c.examples_changed() {
+                stage.tree(
+                    &dir.join("examples"),
+                    new.examples.as_ref().expect("changed"),
+                )?;
+            }
+            let examples = match &new.examples {
+                Some(ex) if ex.is_empty() => None,
+                Some(ex) => Some(tree_digest(ex)),
+                None if c.old_examples.is_empty() => None,
+                None => Some(tree_digest(&c.old_examples)),
+            };
+            let entry = LockEntry {
+                version: c.version.clone(),
+                repository: provenance.repository.clone(),
+                reference: provenance.reference.clone(),
+                ref_date: provenance.date.clone(),
+                path: format!("schema/{}/schema.json", c.version),
+                sha256: sha256_hex(&new.schema),
+                examples: examples
+                    .as_ref()
+                    .map(|_| format!("schema/{}/examples", c.version)),
+                examples_sha256: examples,
+            };
+            match lock.versions.iter_mut().find(|e| e.version == c.version) {
+                Some(e) => *e = entry,
+                None => {
+                    lock.versions.push(entry);
+                    lock.versions.sort_by_key(|e| order_key(&e.version));
+                }
+            }
+        }
+        if compared.iter().any(Compared::changed) {
+            stage.file(&root.join(LOCK), lock.render().as_bytes())?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        stage.abandon();
+        return Err(format!("{e}; nothing written"));
+    }
+    stage.commit()?;
+    println!("source: {}", describe_source(source));
+    for c in &compared {
+        for line in describe(c) {
+            println!("{line}");
+        }
+    }
+    let changed: Vec<&str> = compared
+        .iter()
+        .filter(|c| c.changed())
+        .map(|c| c.version.as_str())
+        .collect();
+    if changed.is_empty() {
+        println!("nothing to update");
+    } else {
+        println!(
+            "updated {} and {LOCK}.\nNext: `cargo xtask codegen`, then `cargo test --workspace` \
+             (review the model snapshots with `cargo insta review`) and read `git diff`.",
+            changed
+                .iter()
+                .map(|v| format!("schema/{v}/"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `cargo xtask drift`: exit 1 when any version differs from upstream.
+pub fn drift(root: &Path, source: &Source) -> Result<ExitCode, String> {
+    let lock = workspace::read_lock(root)?;
+    let mut versions: Vec<String> = lock.versions.iter().map(|e| e.version.clone()).collect();
+    if let Some(upstream) = source.versions()? {
+        for v in upstream {
+            if !versions.contains(&v) {
+                versions.push(v);
+            }
+        }
+    }
+    versions.sort_by_key(|v| order_key(v));
+    println!("source: {}", describe_source(source));
+    let mut drifted = Vec::new();
+    for v in &versions {
+        let c = compare(root, source, v)?;
+        if c.changed() {
+            drifted.push(v.clone());
+            for line in describe(&c) {
+                println!("{line}");
+            }
+        } else {
+            println!("{v}: unchanged");
+        }
+    }
+    if drifted.is_empty() {
+        println!("no drift: {} versions match upstream", versions.len());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!(
+            "drift in {}: run `cargo xtask fetch {}` to take the changes",
+            drifted.join(", "),
+            drifted.join(" ")
+        );
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn describe_source(source: &Source) -> String {
+    let p = source.provenance();
+    format!("{} at {} ({})", p.repository, p.reference, p.date)
+}
+
+/// Files and folders written beside their targets, swapped in only when every one is
+/// written.
+#[derive(Default)]
+struct Stage {
+    /// (temporary path, target) pairs.
+    staged: Vec<(PathBuf, PathBuf)>,
+    /// Folders to remove (a version whose examples upstream removed).
+    removals: Vec<PathBuf>,
+}
+
+impl Stage {
+    fn temp_of(target: &Path) -> PathBuf {
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(".fetch~");
+        target.with_file_name(name)
+    }
+
+    fn file(&mut self, target: &Path, bytes: &[u8]) -> Result<(), String> {
+        let tmp = Self::temp_of(target);
+        if let Some(dir) = tmp.parent() {
+            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        self.staged.push((tmp, target.to_path_buf()));
+        Ok(())
+    }
+
+    fn tree(&mut self, target: &Path, files: &BTreeMap<String, Vec<u8>>) -> Result<(), String> {
+        if files.is_empty() {
+            self.removals.push(target.to_path_buf());
+            return Ok(());
+        }
+        let tmp = Self::temp_of(target);
+        if tmp.exists() {
+            fs::remove_dir_all(&tmp).map_err(|e| format!("cannot clear {}: {e}", tmp.display()))?;
+        }
+        self.staged.push((tmp.clone(), target.to_path_buf()));
+        fs::create_dir_all(&tmp).map_err(|e| format!("cannot create {}: {e}", tmp.display()))?;
+        for (rel, bytes) in files {
+            let path = tmp.join(rel);
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    fn abandon(self) {
+        for (tmp, _) in self.staged {
+            if tmp.is_dir() {
+                let _ = fs::remove_dir_all(tmp);
+            } else {
+                let _ = fs::remove_file(tmp);
+            }
+        }
+    }
+
+    fn commit(self) -> Result<(), String> {
+        for (tmp, target) in &self.staged {
+            // A folder cannot be renamed over another: move the old one aside first.
+            let aside = tmp.is_dir() && target.exists();
+            let old = target.with_extension("old~");
+            if aside {
+                fs::rename(target, &old)
+                    .map_err(|e| format!("cannot move {} aside: {e}", target.display()))?;
+            }
+            fs::rename(tmp, target)
+                .map_err(|e| format!("cannot replace {}: {e}", target.display()))?;
+            if aside {
+                fs::remove_dir_all(&old)
+                    .map_err(|e| format!("cannot remove {}: {e}", old.display()))?;
+            }
+        }
+        for dir in &self.removals {
+            if dir.exists() {
+                fs::remove_dir_all(dir)
+                    .map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
+            }
+        }
+        Ok(())
+    }
+}

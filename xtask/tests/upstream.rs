@@ -1,0 +1,445 @@
+//! `cargo xtask fetch` and `cargo xtask drift` against an HTTP server on 127.0.0.1 that
+//! plays GitHub (commits and trees API, raw downloads) or a static mirror, and misbehaves
+//! on purpose: 404, 500, a body cut short, a body that is not JSON or not a schema, a
+//! server that never answers, a port where nobody listens. Every failure must leave the
+//! workspace byte-for-byte as it was and say what went wrong.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::*;
+use mcp_codegen::workspace::{read_lock, tree_digest};
+
+const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+fn history(version: &str, n: usize) -> Vec<u8> {
+    let dir = repo().join("xtask/tests/history").join(version);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    std::fs::read(&files[n]).unwrap()
+}
+
+fn env<'a>(pairs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    pairs.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+#[test]
+fn github_fetch_takes_a_changed_schema_and_examples_and_drift_sees_it_first() {
+    let root = scratch("github_fetch");
+    let mut upstream = vendored_upstream();
+    // Upstream "changes" 2025-06-18 back to its first published revision, and adds an
+    // example to 2026-07-28.
+    upstream.insert("2025-06-18/schema.json".into(), history("2025-06-18", 0));
+    upstream.insert(
+        "2026-07-28/examples/Tool/extra-tool.json".into(),
+        br#"{"name":"extra","inputSchema":{"type":"object"}}"#.to_vec(),
+    );
+    let server = Server::start();
+    let vars = fake_github(&server, "main", SHA, "2026-09-01", &upstream);
+    let vars = env(&vars);
+
+    let before = snapshot(&root);
+    let drift = xtask(&root, &["drift"], &vars);
+    assert_eq!(
+        drift.code, 1,
+        "drift must fail: {}{}",
+        drift.stdout, drift.stderr
+    );
+    assert!(
+        drift.stdout.contains("2024-11-05: unchanged"),
+        "{}",
+        drift.stdout
+    );
+    assert!(
+        drift.stdout.contains("2025-06-18: schema changed"),
+        "{}",
+        drift.stdout
+    );
+    assert!(
+        drift.stdout.contains("definitions changed: NumberSchema"),
+        "{}",
+        drift.stdout
+    );
+    assert!(
+        drift
+            .stdout
+            .contains("examples: 1 added, 0 removed, 0 changed"),
+        "{}",
+        drift.stdout
+    );
+    assert_eq!(snapshot(&root), before, "drift must not write");
+    println!("drift against fake GitHub: {:?}", drift.elapsed);
+
+    let fetch = xtask(&root, &["fetch"], &vars);
+    assert_eq!(fetch.code, 0, "{}{}", fetch.stdout, fetch.stderr);
+    assert!(
+        fetch
+            .stdout
+            .contains("updated schema/2025-06-18/, schema/2026-07-28/"),
+        "{}",
+        fetch.stdout
+    );
+    let after = snapshot(&root);
+    assert_eq!(
+        after["schema/2025-06-18/schema.json"],
+        history("2025-06-18", 0)
+    );
+    assert!(after.contains_key("schema/2026-07-28/examples/Tool/extra-tool.json"));
+    let changed: Vec<&String> = after
+        .keys()
+        .filter(|k| before.get(*k) != after.get(*k))
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "schema/2025-06-18/schema.json",
+            "schema/2026-07-28/examples/Tool/extra-tool.json",
+            "schema/lock.json"
+        ],
+        "only the changed files are written"
+    );
+    assert!(
+        after.keys().all(|k| !k.contains('~')),
+        "no temporary file is left behind"
+    );
+
+    let lock = read_lock(&root).unwrap();
+    let e = lock.get("2025-06-18").unwrap();
+    assert_eq!(
+        (e.reference.as_str(), e.ref_date.as_str()),
+        (SHA, "2026-09-01")
+    );
+    assert_eq!(e.repository, "modelcontextprotocol/modelcontextprotocol");
+    assert_eq!(e.sha256, mcp_codegen::sha256_hex(&history("2025-06-18", 0)));
+    let e = lock.get("2026-07-28").unwrap();
+    let examples: BTreeMap<String, Vec<u8>> = after
+        .iter()
+        .filter_map(|(k, v)| {
+            Some((
+                k.strip_prefix("schema/2026-07-28/examples/")?.to_string(),
+                v.clone(),
+            ))
+        })
+        .collect();
+    assert_eq!(
+        e.examples_sha256.as_deref(),
+        Some(tree_digest(&examples).as_str())
+    );
+    assert_eq!(
+        lock.get("2024-11-05").unwrap().reference,
+        "b0f60ba5",
+        "unchanged entries keep their provenance"
+    );
+    mcp_codegen::workspace::inputs(&root).expect("the lock matches the files after fetch");
+
+    let again = xtask(&root, &["drift"], &vars);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(
+        again.stdout.contains("no drift: 6 versions match upstream"),
+        "{}",
+        again.stdout
+    );
+    let refetch = xtask(&root, &["fetch"], &vars);
+    assert!(
+        refetch.stdout.contains("nothing to update"),
+        "{}",
+        refetch.stdout
+    );
+    assert_eq!(snapshot(&root), after);
+}
+
+#[test]
+fn drift_and_fetch_all_see_a_version_upstream_has_and_we_do_not() {
+    let root = scratch("new_version");
+    let mut upstream = vendored_upstream();
+    upstream.insert(
+        "2027-01-15/schema.json".into(),
+        std::fs::read(repo().join("schema/draft/schema.json")).unwrap(),
+    );
+    let server = Server::start();
+    let vars = fake_github(&server, "main", SHA, "2027-01-15", &upstream);
+    let vars = env(&vars);
+    let drift = xtask(&root, &["drift"], &vars);
+    assert_eq!(drift.code, 1);
+    assert!(
+        drift
+            .stdout
+            .contains("2027-01-15: new version upstream, not vendored"),
+        "{}",
+        drift.stdout
+    );
+    let fetch = xtask(&root, &["fetch", "--all"], &vars);
+    assert_eq!(fetch.code, 0, "{}", fetch.stderr);
+    let lock = read_lock(&root).unwrap();
+    let order: Vec<&str> = lock.versions.iter().map(|e| e.version.as_str()).collect();
+    assert_eq!(
+        order,
+        [
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28",
+            "2027-01-15",
+            "draft"
+        ]
+    );
+    assert!(root.join("schema/2027-01-15/schema.json").is_file());
+}
+
+#[test]
+fn a_static_mirror_with_a_ref_and_an_examples_index() {
+    let root = scratch("mirror");
+    let server = Server::start();
+    let upstream = vendored_upstream();
+    let mut index = String::new();
+    for (rel, bytes) in &upstream {
+        let mirrored = format!("/mirror/v9/{rel}");
+        server.ok(&mirrored, bytes.clone());
+        if let Some(ex) = rel.strip_prefix("2026-07-28/examples/") {
+            if !ex.starts_with("Tool/") {
+                index.push_str(&format!("./{ex}\n"));
+            }
+        }
+    }
+    server.ok(
+        "/mirror/v9/2025-11-25/schema.json",
+        history("2025-11-25", 1),
+    );
+    server.ok("/mirror/v9/2026-07-28/examples/index.txt", index);
+    let from = format!("{}/mirror/{{ref}}", server.base);
+    let before = snapshot(&root);
+    let fetch = xtask(
+        &root,
+        &[
+            "fetch",
+            "2025-11-25",
+            "2026-07-28",
+            "--from",
+            &from,
+            "--ref",
+            "v9",
+        ],
+        &[],
+    );
+    assert_eq!(fetch.code, 0, "{}{}", fetch.stdout, fetch.stderr);
+    assert!(
+        fetch.stdout.contains("2025-11-25: schema changed"),
+        "{}",
+        fetch.stdout
+    );
+    let removed = before
+        .keys()
+        .filter(|k| k.starts_with("schema/2026-07-28/examples/Tool/"))
+        .count();
+    assert!(removed > 0);
+    assert!(
+        fetch
+            .stdout
+            .contains(&format!("examples: 0 added, {removed} removed, 0 changed")),
+        "{}",
+        fetch.stdout
+    );
+    let lock = read_lock(&root).unwrap();
+    let e = lock.get("2025-11-25").unwrap();
+    assert_eq!(
+        (e.repository.as_str(), e.reference.as_str()),
+        (from.as_str(), "v9")
+    );
+    mcp_codegen::workspace::inputs(&root).expect("lock and files agree");
+    // Without an index the examples are kept, and the mirror cannot list versions.
+    let all = xtask(
+        &root,
+        &["fetch", "--all", "--from", &from, "--ref", "v9"],
+        &[],
+    );
+    assert_eq!(all.code, 2);
+    assert!(
+        all.stderr
+            .contains("--all needs a source that can list its versions"),
+        "{}",
+        all.stderr
+    );
+}
+
+/// Every way a download can go wrong: exit 2, a message that names the cause, and not one
+/// byte changed under the workspace.
+#[test]
+fn failures_change_nothing_on_disk() {
+    let server = Server::start();
+    let good = history("2025-06-18", 0);
+    let cut = good[..good.len() / 2].to_vec();
+    let cases: Vec<(&str, Reply, &str)> = vec![
+        (
+            "404",
+            Reply::Body(404, b"404: Not Found".to_vec()),
+            "upstream has no 2025-06-18/schema.json",
+        ),
+        ("500", Reply::Body(500, b"oops".to_vec()), "HTTP 500"),
+        (
+            "body cut short",
+            Reply::Truncated(good.clone()),
+            "reading the body",
+        ),
+        ("truncated JSON", Reply::Body(200, cut), "not valid JSON"),
+        (
+            "HTML instead of JSON",
+            Reply::Body(200, b"<html><body>rate limited</body></html>".to_vec()),
+            "not valid JSON",
+        ),
+        (
+            "empty body",
+            Reply::Body(200, Vec::new()),
+            "the file is empty",
+        ),
+        (
+            "unknown dialect",
+            Reply::Body(
+                200,
+                br#"{"$schema":"https://json-schema.org/draft/2019-09/schema","$defs":{}}"#
+                    .to_vec(),
+            ),
+            "unknown dialect",
+        ),
+        (
+            "not a schema",
+            Reply::Body(200, br#"[1,2,3]"#.to_vec()),
+            "not a JSON object",
+        ),
+        (
+            "server never answers",
+            Reply::Hang,
+            "timed out (see --timeout)",
+        ),
+        (
+            "server stalls mid-body",
+            Reply::Stall(good.clone()),
+            "timed out reading the body (see --timeout)",
+        ),
+    ];
+    let mut covered = 0;
+    for (i, (what, reply, expect)) in cases.into_iter().enumerate() {
+        let root = scratch(&format!("failure_{i}"));
+        let before = snapshot(&root);
+        let mut upstream = vendored_upstream();
+        upstream.insert("2025-06-18/schema.json".into(), good.clone());
+        let sha = format!("{i:040}");
+        let vars = fake_github(&server, &format!("case{i}"), &sha, "2026-09-01", &upstream);
+        // 2024-11-05 comes first and is fine: its good download must not be written either.
+        upstream.insert("2024-11-05/schema.json".into(), history("2024-11-05", 0));
+        server.ok(
+            &format!(
+                "/raw/modelcontextprotocol/modelcontextprotocol/{sha}/schema/2024-11-05/schema.json"
+            ),
+            history("2024-11-05", 0),
+        );
+        server.route(
+            &format!(
+                "/raw/modelcontextprotocol/modelcontextprotocol/{sha}/schema/2025-06-18/schema.json"
+            ),
+            reply,
+        );
+        let vars = env(&vars);
+        for command in [&["fetch", "2024-11-05", "2025-06-18"][..], &["drift"][..]] {
+            let mut args = command.to_vec();
+            let reference = format!("case{i}");
+            args.extend(["--ref", &reference]);
+            args.extend(["--timeout", "2"]);
+            let run = xtask(&root, &args, &vars);
+            if what == "404" && command[0] == "drift" {
+                // For drift a vendored version that upstream lacks is drift, not an error.
+                assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+                assert!(
+                    run.stdout.contains("2025-06-18: not found upstream"),
+                    "{}",
+                    run.stdout
+                );
+                assert_eq!(snapshot(&root), before);
+                covered += 1;
+                continue;
+            }
+            assert_eq!(
+                run.code, 2,
+                "{what} / {command:?}: exit code\n{}{}",
+                run.stdout, run.stderr
+            );
+            assert!(
+                run.stderr.contains(expect) || run.stdout.contains(expect) && command[0] == "drift",
+                "{what} / {command:?}: expected `{expect}` in\n{}{}",
+                run.stdout,
+                run.stderr
+            );
+            assert_eq!(
+                snapshot(&root),
+                before,
+                "{what} / {command:?}: the workspace changed"
+            );
+            assert!(run.elapsed.as_secs() < 20, "{what}: took {:?}", run.elapsed);
+            println!(
+                "{what} / {}: exit 2 in {:?}: {}",
+                command[0],
+                run.elapsed,
+                run.stderr.trim()
+            );
+            covered += 1;
+        }
+    }
+    // No server at all: the port is closed.
+    let root = scratch("failure_refused");
+    let before = snapshot(&root);
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let api = format!("http://127.0.0.1:{closed}/api");
+    let run = xtask(
+        &root,
+        &["fetch"],
+        &[("MCP_UPSTREAM_API", &api), ("MCP_UPSTREAM_RAW", &api)],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("Connection refused") || run.stderr.contains("connection refused"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(snapshot(&root), before);
+    covered += 1;
+    // An unknown ref, and an example that is not JSON.
+    let root = scratch("failure_example");
+    let mut upstream = vendored_upstream();
+    upstream.insert(
+        "2026-07-28/examples/Tool/broken.json".into(),
+        b"{\"name\":".to_vec(),
+    );
+    let vars = fake_github(
+        &server,
+        "broken-example",
+        &"e".repeat(40),
+        "2026-09-01",
+        &upstream,
+    );
+    let run = xtask(&root, &["fetch", "--ref", "broken-example"], &env(&vars));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("refusing upstream 2026-07-28/examples/Tool/broken.json"),
+        "{}",
+        run.stderr
+    );
+    let run = xtask(&root, &["fetch", "--ref", "no-such-branch"], &env(&vars));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("has no ref `no-such-branch`"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(snapshot(&root), snapshot(&scratch("pristine")));
+    covered += 3;
+    println!("{covered} failure runs, each leaving the workspace unchanged");
+}
