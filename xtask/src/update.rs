@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use mcp_codegen::diff::{Breaks, ChangeKind, diff};
+use mcp_codegen::model::{Model, Origin, TypeDef};
 use mcp_codegen::workspace::{self, LOCK, Lock, LockEntry, read_tree, tree_digest};
 use mcp_codegen::{Input, load, model_of, sha256_hex};
 
@@ -121,7 +122,16 @@ fn describe(c: &Compared) -> Vec<String> {
             let a = model(old, format!("schema/{v}/schema.json"));
             let b = model(&new.schema, format!("upstream {v}/schema.json"));
             match (a, b) {
-                (Ok(a), Ok(b)) => out.extend(summary(&diff(&a, &b))),
+                (Ok(a), Ok(b)) => {
+                    out.extend(summary(&diff(&a, &b)));
+                    let unseen = uncarried_changes(old, &new.schema, &a, &b);
+                    if !unseen.is_empty() {
+                        out.push(format!(
+                            "  changed upstream, but in text no generated type carries: {}",
+                            unseen.join(", ")
+                        ));
+                    }
+                }
                 (Err(e), _) => out.push(format!("  the vendored schema does not build: {e}")),
                 (_, Err(e)) => out.push(format!("  the generator cannot read it yet: {e}")),
             }
@@ -145,6 +155,48 @@ fn describe(c: &Compared) -> Vec<String> {
         out.push("  examples: the source does not list them; kept as vendored".to_string());
     }
     out
+}
+
+/// Schema definitions whose JSON differs between two documents while every model type that
+/// comes from them (the definition's own type and the inline types inside it) is the same:
+/// text the generated code does not carry, such as the description of an inline object
+/// that the generator resolved to another definition's type.
+fn uncarried_changes(old: &[u8], new: &[u8], a: &Model, b: &Model) -> Vec<String> {
+    let defs = |bytes: &[u8]| -> BTreeMap<String, serde_json::Value> {
+        let root: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
+        root.get("$defs")
+            .or_else(|| root.get("definitions"))
+            .and_then(serde_json::Value::as_object)
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default()
+    };
+    let (da, db) = (defs(old), defs(new));
+    let owned = |m: &Model, def: &str| -> Vec<TypeDef> {
+        m.types
+            .iter()
+            .filter(|t| owner(t) == Some(def))
+            .cloned()
+            .collect()
+    };
+    da.iter()
+        .filter(|(name, json)| db.get(*name).is_some_and(|j| j != *json))
+        .filter(|(name, _)| owned(a, name) == owned(b, name))
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+/// The schema definition a model type comes from: its own, or the one an inline type sits
+/// in (`#/$defs/Tool/properties/inputSchema` → `Tool`).
+fn owner(t: &TypeDef) -> Option<&str> {
+    match &t.origin {
+        Origin::Definition(d) => Some(d),
+        Origin::Inline(p) => p
+            .strip_prefix("#/definitions/")
+            .or_else(|| p.strip_prefix("#/$defs/"))?
+            .split('/')
+            .next(),
+        Origin::Results(_) => None,
+    }
 }
 
 fn short(sha: &str) -> &str {
@@ -227,8 +279,19 @@ pub fn changed_definitions(d: &mcp_codegen::diff::Diff) -> BTreeSet<String> {
     d.changes
         .iter()
         .filter(|c| !is_method_kind(c.kind) && !is_protocol_kind(c.kind))
-        .map(|c| c.subject.split('.').next().unwrap_or_default().to_string())
+        .flat_map(|c| {
+            let mut names = vec![c.subject.split('.').next().unwrap_or_default().to_string()];
+            if c.kind == ChangeKind::DefinitionRenamed {
+                names.extend(renamed_to(&c.detail).map(str::to_string));
+            }
+            names
+        })
         .collect()
+}
+
+/// The new name in a rename's detail, `Old → New (same shape)`.
+pub fn renamed_to(detail: &str) -> Option<&str> {
+    detail.split(" → ").nth(1)?.split_whitespace().next()
 }
 
 fn is_method_kind(k: ChangeKind) -> bool {
