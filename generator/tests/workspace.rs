@@ -18,7 +18,7 @@ fn scratch(name: &str, schema: &str, locked_sha: Option<&str>) -> PathBuf {
     let sha = locked_sha
         .map(str::to_string)
         .unwrap_or_else(|| sha256_hex(schema.as_bytes()));
-    let lock = serde_json::json!({"versions": [{"version": "2099-01-01", "sha256": sha}]});
+    let lock = lock_json(&sha);
     fs::write(root.join(workspace::LOCK), lock.to_string()).unwrap();
     root
 }
@@ -86,11 +86,23 @@ fn a_failed_run_leaves_generated_untouched() {
         "",
     ] {
         fs::write(root.join("schema/2099-01-01/schema.json"), broken).unwrap();
-        let lock = serde_json::json!({"versions": [{"version": "2099-01-01", "sha256": sha256_hex(broken.as_bytes())}]});
+        let lock = lock_json(&sha256_hex(broken.as_bytes()));
         fs::write(root.join(workspace::LOCK), lock.to_string()).unwrap();
         let err = workspace::check(&root).unwrap_err();
         assert!(err.contains("schema/2099-01-01/schema.json"), "{err}");
         assert_eq!(snapshot(&root), before, "generated/ changed after: {err}");
     }
     fs::remove_dir_all(&root).unwrap();
+}
+
+/// A lock with one entry for version `2099-01-01`.
+fn lock_json(sha: &str) -> serde_json::Value {
+    serde_json::json!({"versions": [{
+        "version": "2099-01-01",
+        "repository": "test",
+        "ref": "test",
+        "ref_date": "2099-01-01",
+        "path": "schema/2099-01-01/schema.json",
+        "sha256": sha,
+    }]})
 }
