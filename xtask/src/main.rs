@@ -130,8 +130,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// The workspace `cargo xtask` was run in: `cargo run` sets `CARGO_MANIFEST_DIR` for the
+/// process, so a binary built in one checkout and run from another (a shared target
+/// directory) still works on the right tree. Run directly, it falls back to the checkout
+/// it was built in.
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest
         .parent()
         .expect("xtask lives one level below the workspace root")
         .to_path_buf()
