@@ -29,7 +29,7 @@ pub fn header(source: &str, sha256: &str) -> String {
     )
 }
 
-fn ident(name: &str) -> Ident {
+pub(crate) fn ident(name: &str) -> Ident {
     match name.strip_prefix("r#") {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),
         None => Ident::new(name, Span::call_site()),
@@ -41,7 +41,7 @@ fn doc_attrs(lines: &[String]) -> TokenStream {
     quote! { #( #[doc = #lines] )* }
 }
 
-fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
+pub(crate) fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         Error::msg(format!(
             "internal error: emitted {what} does not parse: {e}"
@@ -99,6 +99,7 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
         #![doc = " Const markers (zero-sized types that accept exactly one value) are in [`consts`]."]
         #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
         pub mod consts;
+        pub mod handlers;
         pub mod methods;
         #( #items )*
     };
@@ -128,6 +129,10 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
             head + &pretty(consts_file, "consts")?,
         ),
         ("methods.rs".to_string(), emit_methods(model, source)?),
+        (
+            "handlers.rs".to_string(),
+            crate::handlers::emit_handlers(model, source)?,
+        ),
     ])
 }
 

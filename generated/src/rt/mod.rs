@@ -5,6 +5,7 @@ pub mod jsonrpc;
 pub mod method;
 pub mod path;
 pub mod serde_helpers;
+pub mod service;
 pub mod union;
 
 use std::fmt;

@@ -12,6 +12,8 @@
 )]
 pub mod consts;
 
+pub mod handlers;
+
 pub mod methods;
 
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed

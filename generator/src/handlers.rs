@@ -1,0 +1,396 @@
+//! Emits `handlers.rs` of a version module: the `ServerHandler` and `ClientHandler`
+//! traits, the `serve_client_message` / `serve_server_message` dispatch functions, and the
+//! typed peers `ServerPeer` (what a client calls) and `ClientPeer` (what a server calls).
+//!
+//! Everything is derived from the method table: a handler method per request the side
+//! answers, an `on_*` method per notification it receives, a peer method per request or
+//! notification it sends. Dispatch decodes by method with the version's method sets, asks
+//! the [`Policy`](../../mcp_spec_types/rt/service/trait.Policy.html) first, and answers
+//! with the JSON-RPC codes for protocol errors.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::Error;
+use crate::emit::{header, ident, marker_name, pretty};
+use crate::model::{Direction, MessageKind, MethodDef, Model, TypeRef};
+use crate::names::field_name;
+
+/// Which side a trait or peer is about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Client,
+    Server,
+}
+
+impl Side {
+    fn sends(self, d: Direction) -> bool {
+        match self {
+            Side::Client => matches!(d, Direction::ClientToServer | Direction::Both),
+            Side::Server => matches!(d, Direction::ServerToClient | Direction::Both),
+        }
+    }
+
+    fn other(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+        }
+    }
+}
+
+fn params_type(m: &MethodDef) -> Option<TokenStream> {
+    m.params.as_ref().map(|p| match p {
+        TypeRef::Named(n) => {
+            let i = ident(n);
+            quote!(super::#i)
+        }
+        _ => quote!(serde_json::Value),
+    })
+}
+
+/// The handler's argument type for a method's params: `P`, `Option<P>`, or none.
+fn params_arg(m: &MethodDef) -> Option<TokenStream> {
+    params_type(m).map(|t| {
+        if m.params_required {
+            t
+        } else {
+            quote!(::std::option::Option<#t>)
+        }
+    })
+}
+
+fn handler_fn_name(m: &MethodDef) -> String {
+    let base = field_name(&marker_name(m));
+    match m.kind {
+        MessageKind::Request => base.trim_start_matches("r#").to_string(),
+        MessageKind::Notification => format!("on_{}", base.trim_start_matches("r#")),
+    }
+}
+
+fn peer_fn_name(m: &MethodDef) -> String {
+    let base = field_name(&marker_name(m));
+    match m.kind {
+        MessageKind::Request => base.trim_start_matches("r#").to_string(),
+        MessageKind::Notification => format!("notify_{}", base.trim_start_matches("r#")),
+    }
+}
+
+/// Emits `handlers.rs` for one version.
+pub fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
+    let methods: Vec<&MethodDef> = model.methods.iter().collect();
+    let jsonrpc = |m: &&MethodDef| !m.is_input_request_only();
+    // What each side answers (including the input requests a client answers inside a
+    // result in the discover era) and receives as notifications.
+    let answers = |side: Side| -> Vec<&MethodDef> {
+        methods
+            .iter()
+            .copied()
+            .filter(|m| m.kind == MessageKind::Request && side.other().sends(m.direction))
+            .collect()
+    };
+    let hears = |side: Side| -> Vec<&MethodDef> {
+        methods
+            .iter()
+            .copied()
+            .filter(|m| m.kind == MessageKind::Notification && side.other().sends(m.direction))
+            .collect()
+    };
+    let server_trait = handler_trait(
+        Side::Server,
+        &answers(Side::Server),
+        &hears(Side::Server),
+        &model.version,
+    );
+    let client_trait = handler_trait(
+        Side::Client,
+        &answers(Side::Client),
+        &hears(Side::Client),
+        &model.version,
+    );
+    let server_dispatch = dispatch(
+        Side::Server,
+        &answers(Side::Server)
+            .into_iter()
+            .filter(jsonrpc)
+            .collect::<Vec<_>>(),
+        &hears(Side::Server),
+    );
+    let client_dispatch = dispatch(
+        Side::Client,
+        &answers(Side::Client)
+            .into_iter()
+            .filter(jsonrpc)
+            .collect::<Vec<_>>(),
+        &hears(Side::Client),
+    );
+    // A peer offers what the side it stands for answers.
+    let server_peer = peer(Side::Server, &answers(Side::Server), &hears(Side::Server));
+    let client_peer = peer(
+        Side::Client,
+        &answers(Side::Client)
+            .into_iter()
+            .filter(jsonrpc)
+            .collect::<Vec<_>>(),
+        &hears(Side::Client),
+    );
+    let doc = format!(
+        " Serving and calling MCP `{}`: the handler traits, the dispatch functions and \
+         the typed peers.",
+        model.version
+    );
+    let tokens = quote! {
+        #![doc = #doc]
+        #![doc = ""]
+        #![doc = " A server implements [`ServerHandler`] and feeds every incoming request and notification to [`serve_client_message`]; responses to its own requests go to whoever awaits them (see [`route`](crate::rt::service::route)). It calls the client through [`ClientPeer`]. A client mirrors this with [`ClientHandler`], [`serve_server_message`] and [`ServerPeer`]."]
+        #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
+        use crate::rt::jsonrpc::ErrorObject;
+        use crate::rt::service::{NotificationContext, Policy, RequestContext};
+
+        #server_trait
+        #client_trait
+        #server_dispatch
+        #client_dispatch
+        #server_peer
+        #client_peer
+    };
+    Ok(header(source, &model.schema_sha256) + &pretty(tokens, "handlers")?)
+}
+
+fn handler_trait(
+    side: Side,
+    requests: &[&MethodDef],
+    notes: &[&MethodDef],
+    version: &str,
+) -> TokenStream {
+    let (name, peer, doc) = match side {
+        Side::Server => (
+            quote!(ServerHandler),
+            quote!(ClientPeer),
+            format!(
+                " What a server answers in `{version}`: one method per request a client \
+                 sends, one `on_*` method per notification. Every method has a default: \
+                 requests answer -32601 (method not found) naming the method; \
+                 notifications are ignored. Implement the ones you serve."
+            ),
+        ),
+        Side::Client => (
+            quote!(ClientHandler),
+            quote!(ServerPeer),
+            format!(
+                " What a client answers in `{version}`: one method per request a server \
+                 sends (in the discover era, also the input requests a server embeds in an \
+                 `InputRequiredResult`), one `on_*` method per notification. Defaults as \
+                 for [`ServerHandler`]."
+            ),
+        ),
+    };
+    let mut items = Vec::new();
+    for m in requests {
+        let f = ident(&handler_fn_name(m));
+        let marker = ident(&marker_name(m));
+        let method = &m.method;
+        let doc = format!(
+            " `{method}`{}.",
+            if m.is_input_request_only() {
+                " (an input request: it arrives inside an `InputRequiredResult`, and its answer goes back in the retried request's `inputResponses`)"
+            } else {
+                ""
+            }
+        );
+        let param = params_arg(m).map(|t| quote!(params: #t,));
+        items.push(quote! {
+            #[doc = #doc]
+            fn #f(&self, #param cx: RequestContext<#peer>)
+                -> impl ::std::future::Future<Output = ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, ErrorObject>> + Send {
+                async move { Err(crate::rt::service::method_not_found(#method)) }
+            }
+        });
+    }
+    for m in notes {
+        let f = ident(&handler_fn_name(m));
+        let method = &m.method;
+        let doc = format!(" `{method}`.");
+        let param = params_arg(m).map(|t| quote!(params: #t,));
+        items.push(quote! {
+            #[doc = #doc]
+            fn #f(&self, #param cx: NotificationContext<#peer>) -> impl ::std::future::Future<Output = ()> + Send {
+                async {}
+            }
+        });
+    }
+    quote! {
+        #[doc = #doc]
+        pub trait #name: Send + Sync {
+            #( #items )*
+        }
+    }
+}
+
+fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStream {
+    let (fn_name, one_name, handler, peer, req_set, note_set, from) = match side {
+        Side::Server => (
+            quote!(serve_client_message),
+            quote!(serve_client_one),
+            quote!(ServerHandler),
+            quote!(ClientPeer),
+            quote!(super::methods::ClientRequest),
+            quote!(super::methods::ClientNotification),
+            "a client",
+        ),
+        Side::Client => (
+            quote!(serve_server_message),
+            quote!(serve_server_one),
+            quote!(ClientHandler),
+            quote!(ServerPeer),
+            quote!(super::methods::ServerRequest),
+            quote!(super::methods::ServerNotification),
+            "a server",
+        ),
+    };
+    let request_arms = requests.iter().map(|m| {
+        let v = ident(&marker_name(m));
+        let f = ident(&handler_fn_name(m));
+        if m.params.is_some() {
+            quote!(#req_set::#v(params) => crate::rt::service::respond(&id, handler.#f(params, cx).await),)
+        } else {
+            quote!(#req_set::#v => crate::rt::service::respond(&id, handler.#f(cx).await),)
+        }
+    });
+    let note_arms = notes.iter().map(|m| {
+        let v = ident(&marker_name(m));
+        let f = ident(&handler_fn_name(m));
+        if m.params.is_some() {
+            quote!(#note_set::#v(params) => handler.#f(params, cx).await,)
+        } else {
+            quote!(#note_set::#v => handler.#f(cx).await,)
+        }
+    });
+    let doc = format!(
+        " Handles one message {from} sent (JSON text): decodes it by method, asks `policy`, \
+         calls `handler`, and returns the response to send back, if any. Malformed JSON \
+         answers -32700, an invalid message -32600, an unknown method -32601, params that \
+         do not fit -32602 (with the JSON path); notifications are never answered. \
+         Responses to this side's own requests are not handled here: [`route`](crate::rt::service::route) \
+         them to their callers first. A batch (in versions that allow them) is answered \
+         with a batch."
+    );
+    quote! {
+        #[doc = #doc]
+        pub async fn #fn_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, message: &[u8]) -> ::std::option::Option<::std::string::String> {
+            let value: serde_json::Value = match serde_json::from_slice(message) {
+                Ok(v) => v,
+                Err(e) => return Some(crate::rt::service::parse_error(&e)),
+            };
+            match value {
+                serde_json::Value::Array(items) if super::methods::BATCHES && !items.is_empty() => {
+                    let mut replies = ::std::vec::Vec::new();
+                    for item in items {
+                        if let Some(r) = #one_name(handler, policy, peer, item).await {
+                            replies.push(r);
+                        }
+                    }
+                    if replies.is_empty() { None } else { Some(format!("[{}]", replies.join(","))) }
+                }
+                value => #one_name(handler, policy, peer, value).await,
+            }
+        }
+
+        async fn #one_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, value: serde_json::Value) -> ::std::option::Option<::std::string::String> {
+            let notification = crate::rt::service::is_notification(&value);
+            let meta = crate::rt::service::params_meta(&value);
+            let options = crate::rt::jsonrpc::Options { unknown_methods: crate::rt::jsonrpc::UnknownMethods::Reject, batches: false };
+            match crate::rt::jsonrpc::decode_value::<#req_set, #note_set>(value, options) {
+                Err(e) if notification => { let _ = e; None }
+                Err(e) => Some(crate::rt::service::protocol_error(&e)),
+                Ok(crate::rt::jsonrpc::Message::Request { id, request }) => {
+                    use crate::rt::jsonrpc::MethodSet as _;
+                    if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
+                        return Some(crate::rt::service::refuse(&id, error));
+                    }
+                    let cx = RequestContext { id: id.clone(), meta, peer: peer.clone() };
+                    Some(match request {
+                        #( #request_arms )*
+                        #[allow(unreachable_patterns)]
+                        other => {
+                            let _ = cx;
+                            crate::rt::service::refuse(&id, crate::rt::service::method_not_found(other.method()))
+                        }
+                    })
+                }
+                Ok(crate::rt::jsonrpc::Message::Notification(note)) => {
+                    use crate::rt::jsonrpc::MethodSet as _;
+                    if !policy.check_notification(note.method(), meta.as_ref()) {
+                        return None;
+                    }
+                    let cx = NotificationContext { meta, peer: peer.clone() };
+                    match note {
+                        #( #note_arms )*
+                        #[allow(unreachable_patterns)]
+                        _ => { let _ = cx; }
+                    }
+                    None
+                }
+                Ok(_) => None,
+            }
+        }
+    }
+}
+
+fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStream {
+    // `side` is the side the peer stands for: a ServerPeer calls a server.
+    let (name, doc) = match side {
+        Side::Server => (
+            quote!(ServerPeer),
+            " A server, as its client sees it: one typed method per request the server \
+             answers, one `notify_*` per notification it receives.",
+        ),
+        Side::Client => (
+            quote!(ClientPeer),
+            " A client, as its server sees it: one typed method per JSON-RPC request the \
+             client answers, one `notify_*` per notification it receives.",
+        ),
+    };
+    let mut items = Vec::new();
+    for m in requests.iter().filter(|m| !m.is_input_request_only()) {
+        let f = ident(&peer_fn_name(m));
+        let marker = ident(&marker_name(m));
+        let doc = format!(" Sends `{}` and decodes its result.", m.method);
+        let (arg, pass) = match (params_type(m), m.params_required) {
+            (Some(t), true) => (quote!(params: &#t), quote!(Some(params))),
+            (Some(t), false) => (quote!(params: ::std::option::Option<&#t>), quote!(params)),
+            (None, _) => (quote!(), quote!(None)),
+        };
+        items.push(quote! {
+            #[doc = #doc]
+            pub async fn #f(&self, #arg) -> ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, crate::rt::service::CallError> {
+                self.0.request::<super::methods::#marker>(#pass).await
+            }
+        });
+    }
+    for m in notes {
+        let f = ident(&peer_fn_name(m));
+        let marker = ident(&marker_name(m));
+        let doc = format!(" Sends the notification `{}`.", m.method);
+        let (arg, pass) = match (params_type(m), m.params_required) {
+            (Some(t), true) => (quote!(params: &#t), quote!(Some(params))),
+            (Some(t), false) => (quote!(params: ::std::option::Option<&#t>), quote!(params)),
+            (None, _) => (quote!(), quote!(None)),
+        };
+        items.push(quote! {
+            #[doc = #doc]
+            pub async fn #f(&self, #arg) -> ::std::result::Result<(), crate::rt::service::CallError> {
+                self.0.notify::<super::methods::#marker>(#pass).await
+            }
+        });
+    }
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone)]
+        pub struct #name(pub crate::rt::service::Peer);
+
+        impl #name {
+            #( #items )*
+        }
+    }
+}

@@ -1,0 +1,429 @@
+//! The generated handler traits, dispatch functions and typed peers, end to end in
+//! memory: a typed client call travels as JSON text through a loopback transport into
+//! `serve_client_message`, reaches the handler, and comes back decoded by method. Protocol
+//! errors get their JSON-RPC codes; the policy layer refuses before the handler runs.
+
+use std::sync::{Arc, Mutex};
+
+use mcp_spec_types::rt::jsonrpc::{ErrorObject, Id};
+use mcp_spec_types::rt::service::{
+    BoxFuture, NotificationContext, Open, Peer, Policy, RequestContext, Transport, TransportError,
+};
+use mcp_spec_types::v2025_06_18 as v;
+use serde_json::{Value, json};
+use v::handlers::{ClientHandler, ClientPeer, ServerHandler, ServerPeer};
+
+fn typed<T: serde::de::DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).unwrap()
+}
+
+/// A server that serves two tools and remembers the notifications it heard.
+#[derive(Default)]
+struct Server {
+    heard: Mutex<Vec<String>>,
+}
+
+impl ServerHandler for Server {
+    async fn list_tools(
+        &self,
+        _params: Option<v::ListToolsRequestParams>,
+        _cx: RequestContext<ClientPeer>,
+    ) -> Result<v::ListToolsResult, ErrorObject> {
+        Ok(typed(json!({"tools": [
+            {"name": "echo", "inputSchema": {"type": "object"}},
+            {"name": "ask", "inputSchema": {"type": "object"}},
+        ]})))
+    }
+
+    async fn call_tool(
+        &self,
+        params: v::CallToolRequestParams,
+        cx: RequestContext<ClientPeer>,
+    ) -> Result<v::CallToolResult, ErrorObject> {
+        match params.name.as_str() {
+            "echo" => Ok(typed(json!({"content": [{"type": "text", "text": format!(
+                "echo {} (request {})", Value::from(params.arguments.unwrap_or_default()), cx.id
+            )}]}))),
+            // Calls back into the client while answering.
+            "ask" => {
+                let answer = cx
+                    .peer
+                    .create_message(&typed(json!({"messages": [], "maxTokens": 5})))
+                    .await
+                    .map_err(|e| ErrorObject {
+                        code: -32603,
+                        message: e.to_string(),
+                        data: None,
+                    })?;
+                let v::CreateMessageResultContent::TextContent(text) = answer.content else {
+                    panic!("text expected");
+                };
+                Ok(typed(
+                    json!({"content": [{"type": "text", "text": text.text}]}),
+                ))
+            }
+            other => Err(ErrorObject {
+                code: -32602,
+                message: format!("no tool {other}"),
+                data: None,
+            }),
+        }
+    }
+
+    async fn on_initialized(
+        &self,
+        _params: Option<v::ResultObject>,
+        _cx: NotificationContext<ClientPeer>,
+    ) {
+        self.heard.lock().unwrap().push("initialized".into());
+    }
+}
+
+/// A client that answers sampling.
+struct Client;
+
+impl ClientHandler for Client {
+    async fn create_message(
+        &self,
+        _params: v::CreateMessageRequestParams,
+        cx: RequestContext<ServerPeer>,
+    ) -> Result<v::CreateMessageResult, ErrorObject> {
+        Ok(typed(json!({
+            "role": "assistant", "model": "m",
+            "content": {"type": "text", "text": format!("sampled for request {}", cx.id)},
+        })))
+    }
+}
+
+/// Client → server: every message goes straight into the server's dispatch.
+struct ToServer {
+    server: Arc<Server>,
+    policy: Arc<dyn Fn() -> Box<dyn Policy> + Send + Sync>,
+    back: ClientPeer,
+}
+
+impl Transport for ToServer {
+    fn request(&self, _id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
+        Box::pin(async move {
+            let policy = (self.policy)();
+            let reply = v::handlers::serve_client_message(
+                &*self.server,
+                &PolicyRef(&*policy),
+                &self.back,
+                message.as_bytes(),
+            )
+            .await;
+            reply.ok_or_else(|| TransportError::new("no reply"))
+        })
+    }
+
+    fn notify(&self, message: String) -> BoxFuture<'_, Result<(), TransportError>> {
+        Box::pin(async move {
+            let reply = v::handlers::serve_client_message(
+                &*self.server,
+                &Open,
+                &self.back,
+                message.as_bytes(),
+            )
+            .await;
+            assert_eq!(reply, None, "notifications are never answered");
+            Ok(())
+        })
+    }
+}
+
+struct PolicyRef<'a>(&'a dyn Policy);
+
+impl Policy for PolicyRef<'_> {
+    fn check_request(
+        &self,
+        method: &str,
+        meta: Option<&serde_json::Map<String, Value>>,
+    ) -> Result<(), ErrorObject> {
+        self.0.check_request(method, meta)
+    }
+    fn check_notification(
+        &self,
+        method: &str,
+        meta: Option<&serde_json::Map<String, Value>>,
+    ) -> bool {
+        self.0.check_notification(method, meta)
+    }
+}
+
+/// Server → client, the same way.
+struct ToClient;
+
+impl Transport for ToClient {
+    fn request(&self, _id: Id, message: String) -> BoxFuture<'_, Result<String, TransportError>> {
+        Box::pin(async move {
+            let back = ServerPeer(Peer::new(Unused));
+            v::handlers::serve_server_message(&Client, &Open, &back, message.as_bytes())
+                .await
+                .ok_or_else(|| TransportError::new("no reply"))
+        })
+    }
+
+    fn notify(&self, _message: String) -> BoxFuture<'_, Result<(), TransportError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+struct Unused;
+
+impl Transport for Unused {
+    fn request(&self, _id: Id, _m: String) -> BoxFuture<'_, Result<String, TransportError>> {
+        Box::pin(async { Err(TransportError::new("unused")) })
+    }
+    fn notify(&self, _m: String) -> BoxFuture<'_, Result<(), TransportError>> {
+        Box::pin(async { Err(TransportError::new("unused")) })
+    }
+}
+
+fn setup(
+    policy: impl Fn() -> Box<dyn Policy> + Send + Sync + 'static,
+) -> (Arc<Server>, ServerPeer) {
+    let server = Arc::new(Server::default());
+    let peer = ServerPeer(Peer::new(ToServer {
+        server: server.clone(),
+        policy: Arc::new(policy),
+        back: ClientPeer(Peer::new(ToClient)),
+    }));
+    (server, peer)
+}
+
+#[tokio::test]
+async fn typed_calls_round_trip_through_dispatch() {
+    let (server, peer) = setup(|| Box::new(Open));
+    let tools = peer.list_tools(None).await.unwrap();
+    assert_eq!(
+        tools
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>(),
+        ["echo", "ask"]
+    );
+
+    let result = peer
+        .call_tool(&typed(json!({"name": "echo", "arguments": {"x": 1}})))
+        .await
+        .unwrap();
+    let v::ContentBlock::TextContent(text) = &result.content[0] else {
+        panic!()
+    };
+    assert_eq!(text.text, r#"echo {"x":1} (request 2)"#);
+
+    // The handler calls the client back while answering.
+    let result = peer
+        .call_tool(&typed(json!({"name": "ask"})))
+        .await
+        .unwrap();
+    let v::ContentBlock::TextContent(text) = &result.content[0] else {
+        panic!()
+    };
+    assert_eq!(text.text, "sampled for request 1");
+
+    peer.notify_initialized(None).await.unwrap();
+    assert_eq!(*server.heard.lock().unwrap(), ["initialized"]);
+
+    // A request the handler does not implement: the default answers -32601 naming it.
+    match peer.list_prompts(None).await {
+        Err(mcp_spec_types::rt::service::CallError::Rejected(e)) => {
+            assert_eq!(e.code, -32601);
+            assert!(e.message.contains("prompts/list"), "{}", e.message);
+        }
+        other => panic!("{other:?}"),
+    }
+    // An error the handler returns reaches the caller as it was.
+    match peer.call_tool(&typed(json!({"name": "nope"}))).await {
+        Err(mcp_spec_types::rt::service::CallError::Rejected(e)) => {
+            assert_eq!((e.code, e.message.as_str()), (-32602, "no tool nope"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn raw(message: &str) -> Option<Value> {
+    let server = Server::default();
+    let back = ClientPeer(Peer::new(Unused));
+    v::handlers::serve_client_message(&server, &Open, &back, message.as_bytes())
+        .await
+        .map(|r| serde_json::from_str(&r).unwrap())
+}
+
+#[tokio::test]
+async fn protocol_errors_get_their_codes() {
+    let e = raw("{not json").await.unwrap();
+    assert_eq!(
+        (e["id"].clone(), e["error"]["code"].clone()),
+        (Value::Null, json!(-32700))
+    );
+
+    let e = raw(r#"{"jsonrpc":"2.0","id":1}"#).await.unwrap();
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+
+    let e = raw(r#"{"jsonrpc":"2.0","id":2,"method":"tools/frobnicate"}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        (e["id"].clone(), e["error"]["code"].clone()),
+        (json!(2), json!(-32601)),
+        "{e}"
+    );
+
+    let e = raw(r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"arguments":{}}}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        (e["id"].clone(), e["error"]["code"].clone()),
+        (json!("x"), json!(-32602)),
+        "{e}"
+    );
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("name"),
+        "{e}"
+    );
+
+    let e = raw(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":7}}"#)
+        .await
+        .unwrap();
+    assert_eq!(e["error"]["code"], -32602);
+    assert_eq!(e["error"]["data"]["path"], "params.name", "{e}");
+
+    // Notifications are never answered, not even bad or unknown ones.
+    assert_eq!(
+        raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await,
+        None
+    );
+    assert_eq!(
+        raw(r#"{"jsonrpc":"2.0","method":"notifications/unknown"}"#).await,
+        None
+    );
+    assert_eq!(
+        raw(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#).await,
+        None
+    );
+
+    // A batch in a version without batches is an invalid request.
+    let e = raw(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#)
+        .await
+        .unwrap();
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+}
+
+#[tokio::test]
+async fn batches_are_answered_with_batches_where_allowed() {
+    use mcp_spec_types::v2025_03_26 as old;
+    struct Pinger;
+    impl old::handlers::ServerHandler for Pinger {
+        async fn ping(
+            &self,
+            _params: Option<old::PingRequestParams>,
+            _cx: RequestContext<old::handlers::ClientPeer>,
+        ) -> Result<old::EmptyResult, ErrorObject> {
+            Ok(typed(json!({})))
+        }
+    }
+    let back = old::handlers::ClientPeer(Peer::new(Unused));
+    let batch = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},
+                    {"jsonrpc":"2.0","method":"notifications/initialized"},
+                    {"jsonrpc":"2.0","id":2,"method":"nope"}]"#;
+    let reply = old::handlers::serve_client_message(&Pinger, &Open, &back, batch.as_bytes())
+        .await
+        .unwrap();
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(reply[0], json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    assert_eq!(reply[1]["error"]["code"], -32601);
+    assert_eq!(reply.as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn the_policy_decides_before_the_handler() {
+    struct NoTools;
+    impl Policy for NoTools {
+        fn check_request(
+            &self,
+            method: &str,
+            _meta: Option<&serde_json::Map<String, Value>>,
+        ) -> Result<(), ErrorObject> {
+            if method == "tools/call" {
+                Err(ErrorObject {
+                    code: -32600,
+                    message: "not initialized".into(),
+                    data: None,
+                })
+            } else {
+                Ok(())
+            }
+        }
+        fn check_notification(
+            &self,
+            _method: &str,
+            _meta: Option<&serde_json::Map<String, Value>>,
+        ) -> bool {
+            false
+        }
+    }
+    let (_, peer) = setup(|| Box::new(NoTools));
+    match peer.call_tool(&typed(json!({"name": "echo"}))).await {
+        Err(mcp_spec_types::rt::service::CallError::Rejected(e)) => {
+            assert_eq!(e.message, "not initialized")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(peer.list_tools(None).await.is_ok());
+
+    let server = Server::default();
+    let back = ClientPeer(Peer::new(Unused));
+    let note = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(
+        v::handlers::serve_client_message(&server, &NoTools, &back, note).await,
+        None
+    );
+    assert!(
+        server.heard.lock().unwrap().is_empty(),
+        "the policy dropped the notification"
+    );
+}
+
+#[tokio::test]
+async fn request_meta_is_added_to_every_request_and_seen_by_the_handler() {
+    struct Meta(Mutex<Option<serde_json::Map<String, Value>>>);
+    impl ServerHandler for Meta {
+        async fn list_tools(
+            &self,
+            _params: Option<v::ListToolsRequestParams>,
+            cx: RequestContext<ClientPeer>,
+        ) -> Result<v::ListToolsResult, ErrorObject> {
+            *self.0.lock().unwrap() = cx.meta;
+            Ok(typed(json!({"tools": []})))
+        }
+    }
+    struct Direct(Arc<Meta>);
+    impl Transport for Direct {
+        fn request(
+            &self,
+            _id: Id,
+            message: String,
+        ) -> BoxFuture<'_, Result<String, TransportError>> {
+            Box::pin(async move {
+                let back = ClientPeer(Peer::new(Unused));
+                Ok(
+                    v::handlers::serve_client_message(&*self.0, &Open, &back, message.as_bytes())
+                        .await
+                        .unwrap(),
+                )
+            })
+        }
+        fn notify(&self, _m: String) -> BoxFuture<'_, Result<(), TransportError>> {
+            Box::pin(async { Ok(()) })
+        }
+    }
+    let handler = Arc::new(Meta(Mutex::new(None)));
+    let meta: serde_json::Map<String, Value> =
+        typed(json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"}));
+    let peer = ServerPeer(Peer::new(Direct(handler.clone())).with_request_meta(meta.clone()));
+    peer.list_tools(None).await.unwrap();
+    assert_eq!(*handler.0.lock().unwrap(), Some(meta));
+}
