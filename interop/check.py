@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Asserts the content each interop run got back (shallow checks are not enough: a server
+with no fixtures still passes some). usage: check.py KIND FILE [EXPECTED_VERSION]"""
+
+import json
+import sys
+
+FIXTURE_TOOLS = {
+    "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
+    "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress",
+    "test_error_handling", "test_sampling", "test_elicitation",
+    "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+}
+
+
+def fail(msg):
+    print(f"check failed: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def expect(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def sdk_client(d, version):
+    """Output of py_client.py / ts_client.mjs against our server."""
+    expect(d.get("ok") is True, f"the client reported an error: {d.get('error')}")
+    expect(d.get("protocol_version") == version, f"negotiated {d.get('protocol_version')}, expected {version}")
+    names = {t["name"] for t in d["tools"]}
+    expect(names == FIXTURE_TOOLS, f"tools/list: {sorted(names)}")
+    text = d["tool_result"]["content"][0]
+    expect(text == {"type": "text", "text": "This is a simple text response for testing."} or
+           (text.get("type"), text.get("text")) == ("text", "This is a simple text response for testing."),
+           f"tools/call test_simple_text: {text}")
+    res = d["resource"]["contents"][0]
+    expect(res["uri"] == "test://static-text" and res["mimeType"] == "text/plain"
+           and res["text"] == "This is the content of the static text resource.", f"resources/read: {res}")
+    msg = d["prompt"]["messages"][0]
+    expect(msg["role"] == "user" and msg["content"]["text"] == "This is a simple prompt for testing.",
+           f"prompts/get: {msg}")
+
+
+def our_client(lines):
+    """Output of mcp-example-client against server-everything: one JSON object per line."""
+    events = [json.loads(l) for l in lines if l.strip()]
+    by = lambda kind: [e for e in events if e["event"] == kind]
+    expect(not by("error"), f"the client reported an error: {by('error')}")
+    expect([e["version"] for e in by("negotiated")] == ["2025-11-25"], f"negotiated: {by('negotiated')}")
+    tools = by("tools")[0]["names"]
+    expect({"echo", "get-sum", "get-roots-list", "trigger-sampling-request"} <= set(tools), f"tools: {tools}")
+    calls = {e["name"]: e["result"] for e in by("call")}
+    first = lambda name: calls[name]["content"][0]["text"]
+    expect(first("echo") == "Echo: hello from rust", f"echo: {calls['echo']}")
+    expect(first("get-sum") == "The sum of 2 and 3 is 5.", f"get-sum: {calls['get-sum']}")
+    expect("file:///interop/root" in first("get-roots-list"), f"get-roots-list: {calls['get-roots-list']}")
+    expect("sampled: " in first("trigger-sampling-request"), f"sampling: {calls['trigger-sampling-request']}")
+    expect(calls["get-tiny-image"]["content"][1]["type"] == "image", f"get-tiny-image: {calls['get-tiny-image']}")
+    answered = {e["method"] for e in by("answered")}
+    expect({"roots/list", "sampling/createMessage"} <= answered, f"answered: {answered}")
+    reads = by("read")
+    expect(reads and reads[0]["result"]["contents"][0]["mimeType"] == "text/markdown"
+           and "Architecture" in reads[0]["result"]["contents"][0]["text"], f"read: {reads}")
+    prompts = {e["name"]: e["result"] for e in by("prompt")}
+    expect(prompts["simple-prompt"]["messages"][0]["content"]["text"] == "This is a simple prompt without arguments.",
+           f"simple-prompt: {prompts.get('simple-prompt')}")
+    expect("Paris" in json.dumps(prompts["args-prompt"]), f"args-prompt: {prompts.get('args-prompt')}")
+    notes = by("notification")
+    expect(notes, "no notification was received (server-everything sends list_changed and log messages)")
+    return len(notes)
+
+
+def main():
+    kind, path = sys.argv[1], sys.argv[2]
+    with open(path) as f:
+        text = f.read()
+    if kind == "sdk":
+        sdk_client(json.loads(text), sys.argv[3])
+        print("content ok")
+    elif kind == "ours":
+        n = our_client(text.splitlines())
+        print(f"content ok ({n} unsolicited notifications tolerated)")
+    else:
+        fail(f"unknown kind {kind}")
+
+
+main()
