@@ -1,5 +1,6 @@
-//! An MCP server built only on the generated crate (plus tokio and the small stdio link),
-//! speaking newline-delimited JSON-RPC on stdin/stdout.
+//! An MCP server built only on the generated crate (plus tokio, the small stdio link, and
+//! axum for HTTP), speaking newline-delimited JSON-RPC on stdin/stdout, or Streamable HTTP
+//! on `http://127.0.0.1:PORT/mcp` with `--http PORT`.
 //!
 //! One binary serves both lifecycle eras. The first message decides: `initialize`
 //! negotiates 2025-06-18 or 2025-11-25; a request that carries
@@ -8,6 +9,7 @@
 //! what they serve (the fixtures of the official conformance suite) is in `fixtures.rs`.
 
 mod fixtures;
+mod http;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -154,9 +156,8 @@ macro_rules! initialize_era {
                 }
             }
 
-            pub async fn serve(handler: &Handler, link: &Arc<Link>, line: &str) -> Option<String> {
-                let peer = ClientPeer(Peer::new(LinkTransport(link.clone())));
-                v::handlers::serve_client_message(handler, &Open, &peer, line.as_bytes()).await
+            pub async fn serve(handler: &Handler, peer: Peer, line: &str) -> Option<String> {
+                v::handlers::serve_client_message(handler, &Open, &ClientPeer(peer), line.as_bytes()).await
             }
         }
     };
@@ -341,9 +342,14 @@ mod era_2026_07_28 {
         }
     }
 
-    pub async fn serve(link: &Arc<Link>, line: &str) -> Option<String> {
-        let peer = ClientPeer(Peer::new(LinkTransport(link.clone())));
-        v::handlers::serve_client_message(&Handler, &RequireVersion, &peer, line.as_bytes()).await
+    pub async fn serve(peer: Peer, line: &str) -> Option<String> {
+        v::handlers::serve_client_message(
+            &Handler,
+            &RequireVersion,
+            &ClientPeer(peer),
+            line.as_bytes(),
+        )
+        .await
     }
 }
 
@@ -394,8 +400,42 @@ fn route_era(era: &mut Era, line: &str) -> Result<Era, String> {
     }
 }
 
+/// Answers one incoming message of a connection in era `target`, calling the client back
+/// through `peer`.
+async fn answer(
+    target: Result<Era, String>,
+    state: Arc<State>,
+    peer: Peer,
+    line: &str,
+) -> Option<String> {
+    match target {
+        Err(reply) => Some(reply),
+        Ok(Era::Discover) => era_2026_07_28::serve(peer, line).await,
+        Ok(Era::Initialize(ProtocolVersion::V2025_06_18)) => {
+            let handler = era_2025_06_18::Handler {
+                version: ProtocolVersion::V2025_06_18,
+                state,
+            };
+            era_2025_06_18::serve(&handler, peer, line).await
+        }
+        Ok(Era::Initialize(version)) => {
+            let handler = era_2025_11_25::Handler { version, state };
+            era_2025_11_25::serve(&handler, peer, line).await
+        }
+        Ok(Era::Undecided) => unreachable!("route_era decides"),
+    }
+}
+
 #[tokio::main]
 async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, port] = args.as_slice()
+        && flag == "--http"
+    {
+        let port: u16 = port.parse().expect("--http PORT");
+        http::serve(port).await;
+        return;
+    }
     let (link, mut incoming) = Link::start(tokio::io::stdin(), tokio::io::stdout());
     let state = Arc::new(State::default());
     let mut era = Era::Undecided;
@@ -403,23 +443,8 @@ async fn main() {
         let target = route_era(&mut era, &line);
         let (link, state) = (link.clone(), state.clone());
         tokio::spawn(async move {
-            let reply = match target {
-                Err(reply) => Some(reply),
-                Ok(Era::Discover) => era_2026_07_28::serve(&link, &line).await,
-                Ok(Era::Initialize(ProtocolVersion::V2025_06_18)) => {
-                    let handler = era_2025_06_18::Handler {
-                        version: ProtocolVersion::V2025_06_18,
-                        state,
-                    };
-                    era_2025_06_18::serve(&handler, &link, &line).await
-                }
-                Ok(Era::Initialize(version)) => {
-                    let handler = era_2025_11_25::Handler { version, state };
-                    era_2025_11_25::serve(&handler, &link, &line).await
-                }
-                Ok(Era::Undecided) => unreachable!("route_era decides"),
-            };
-            if let Some(reply) = reply {
+            let peer = Peer::new(LinkTransport(link.clone()));
+            if let Some(reply) = answer(target, state, peer, &line).await {
                 link.send(reply);
             }
         });
