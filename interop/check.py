@@ -70,12 +70,49 @@ def our_client(lines):
     return len(notes)
 
 
+def self_check(lines, version):
+    """Output of mcp-example-client against mcp-example-server (both ours, every era)."""
+    events = [json.loads(l) for l in lines if l.strip()]
+    by = lambda kind: [e for e in events if e["event"] == kind]
+    expect(not by("error"), f"the client reported an error: {by('error')}")
+    expect([e["version"] for e in by("negotiated")] == [version], f"negotiated: {by('negotiated')}")
+    expect(set(by("tools")[0]["names"]) == FIXTURE_TOOLS, f"tools: {by('tools')}")
+    calls = {e["name"]: e["result"] for e in by("call")}
+    enums = 0 if version == "2025-06-18" else 1
+    if enums:
+        expect('"untitledSingle":"option1"' in calls["test_elicitation_sep1330_enums"]["content"][0]["text"],
+               calls["test_elicitation_sep1330_enums"])
+    text = lambda name: calls[name]["content"][0].get("text")
+    expect(text("test_simple_text") == "This is a simple text response for testing.", calls["test_simple_text"])
+    expect(text("test_sampling") == "LLM response: sampled: hello", calls["test_sampling"])
+    expect(text("test_elicitation") ==
+           'User response: action=accept, content={"email":"example","username":"example"}', calls["test_elicitation"])
+    expect('"score":96' in text("test_elicitation_sep1034_defaults") and '"name":"John Doe"' in
+           text("test_elicitation_sep1034_defaults"), calls["test_elicitation_sep1034_defaults"])
+    expect(calls["test_error_handling"].get("isError") is True, calls["test_error_handling"])
+    expect(calls["test_audio_content"]["content"][0]["mimeType"] == "audio/wav", calls["test_audio_content"])
+    logs = [e for e in by("notification") if e["method"] == "notifications/message"]
+    if version != "2026-07-28":
+        # The discover era sends log messages only to requests that ask for a log level.
+        expect(len(logs) == 3, f"log notifications: {logs}")
+    answered = [e["method"] for e in by("answered")]
+    expect(answered.count("elicitation/create") == 2 + enums and "sampling/createMessage" in answered, answered)
+    read = {e["uri"]: e["result"] for e in by("read")}
+    expect('"id":"123"' in read["test://template/123/data"]["contents"][0]["text"], read)
+    expect(read["test://static-binary"]["contents"][0]["blob"].startswith("iVBOR"), read)
+    prompt = by("prompt")[0]["result"]["messages"][0]["content"]["text"]
+    expect(prompt == "Prompt with arguments: arg1='testValue1', arg2='testValue2'", prompt)
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
         text = f.read()
     if kind == "sdk":
         sdk_client(json.loads(text), sys.argv[3])
+        print("content ok")
+    elif kind == "self":
+        self_check(text.splitlines(), sys.argv[3])
         print("content ok")
     elif kind == "ours":
         n = our_client(text.splitlines())

@@ -9,6 +9,7 @@
 //!
 //! Options: `--call NAME[=JSON-ARGS]`, `--read URI`, `--prompt NAME[=JSON-ARGS]` (each
 //! repeatable), `--root URI` (answered to `roots/list`), `--era auto|initialize|discover`,
+//! `--offer VERSION` (the version `initialize` asks for, default 2025-11-25),
 //! `--wait-ms N` (linger before exiting, to collect server requests and notifications).
 
 use std::process::{ExitCode, Stdio};
@@ -30,6 +31,7 @@ struct Opts {
     prompts: Vec<(String, Value)>,
     roots: Vec<String>,
     era: String,
+    offer: String,
     wait_ms: u64,
     command: Vec<String>,
 }
@@ -57,6 +59,7 @@ fn parse_args() -> Result<Opts, String> {
             "--prompt" => o.prompts.push(named(value()?)?),
             "--root" => o.roots.push(value()?),
             "--era" => o.era = value()?,
+            "--offer" => o.offer = value()?,
             "--wait-ms" => o.wait_ms = value()?.parse().map_err(|e| format!("--wait-ms: {e}"))?,
             "--" => {
                 o.command = args.collect();
@@ -363,7 +366,7 @@ async fn run_2026_07_28(
 }
 
 /// Picks the era: `server/discover` first (unless told otherwise), then `initialize`.
-async fn negotiate(link: &Arc<Link>, era: &str) -> Result<ProtocolVersion, String> {
+async fn negotiate(link: &Arc<Link>, era: &str, offer: &str) -> Result<ProtocolVersion, String> {
     let raw = Peer::new(LinkTransport(link.clone()));
     if era != "initialize" {
         let discover = raw.request_raw("server/discover", Some(json!({"_meta": envelope()})));
@@ -388,7 +391,7 @@ async fn negotiate(link: &Arc<Link>, era: &str) -> Result<ProtocolVersion, Strin
     let peer = v::handlers::ServerPeer(raw);
     let result = peer
         .initialize(&typed(json!({
-            "protocolVersion": "2025-11-25",
+            "protocolVersion": offer,
             "capabilities": {"roots": {"listChanged": false}, "sampling": {}, "elicitation": {}},
             "clientInfo": {"name": "mcp-example-client", "version": "0.0.0"},
         }))?)
@@ -429,7 +432,7 @@ async fn main() -> ExitCode {
         child.stdin.take().expect("piped"),
     );
     let run = async {
-        let version = negotiate(&link, &o.era).await?;
+        let version = negotiate(&link, &o.era, &o.offer).await?;
         emit("negotiated", json!({"version": version.as_str()}));
         match version {
             ProtocolVersion::V2026_07_28 => run_2026_07_28(link.clone(), incoming, &o).await,
