@@ -19,6 +19,8 @@ pub fn root() -> std::path::PathBuf {
         .to_path_buf()
 }
 
+pub mod fuzz;
+
 #[rustfmt::skip]
 pub mod draft;
 #[rustfmt::skip]

@@ -1,0 +1,111 @@
+//! The fuzz harness: what `fuzz/fuzz_targets/decode_message.rs` runs under libFuzzer
+//! (nightly, `cargo fuzz run decode_message`), and what `tests/tests/fuzz_corpus.rs` runs
+//! on stable over a seeded corpus so that CI exercises it.
+//!
+//! For any bytes, in every protocol version, as a message from a client and from a
+//! server, with unknown methods rejected and kept: decoding never panics, and a message
+//! that decodes encodes to JSON that decodes to the same message.
+
+use mcp_spec_types::rt::jsonrpc::{self, Message, MethodSet, Options, UnknownMethods};
+
+fn check<R, N>(data: &[u8], version: &str, side: &str)
+where
+    R: MethodSet + std::fmt::Debug + PartialEq,
+    N: MethodSet + std::fmt::Debug + PartialEq,
+{
+    for unknown_methods in [UnknownMethods::Reject, UnknownMethods::Keep] {
+        let options = Options {
+            unknown_methods,
+            batches: true,
+        };
+        let Ok(message) = jsonrpc::decode::<R, N>(data, options) else {
+            continue;
+        };
+        let encoded = jsonrpc::encode(&message)
+            .unwrap_or_else(|e| panic!("{version} {side}: a decoded message does not encode: {e}"));
+        let again: Message<R, N> = jsonrpc::decode_value(encoded.clone(), options)
+            .unwrap_or_else(|e| panic!("{version} {side}: {encoded} does not decode again: {e}"));
+        assert_eq!(
+            again, message,
+            "{version} {side}: the round trip changed the message"
+        );
+    }
+}
+
+/// Runs every version's message entry points on `data`.
+pub fn decode_message(data: &[u8]) {
+    macro_rules! each {
+        ($($v:ident),*) => {$(
+            {
+                use mcp_spec_types::$v::methods as m;
+                check::<m::ClientRequest, m::ClientNotification>(data, stringify!($v), "client");
+                check::<m::ServerRequest, m::ServerNotification>(data, stringify!($v), "server");
+            }
+        )*};
+    }
+    each!(
+        v2024_11_05,
+        v2025_03_26,
+        v2025_06_18,
+        v2025_11_25,
+        v2026_07_28,
+        draft
+    );
+}
+
+/// A small deterministic generator (xorshift64*), so the stable corpus run is repeatable.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// `count` byte-level mutants of `seed`: bit flips, inserted and deleted bytes, copied
+/// spans, truncations, and JSON punctuation dropped in.
+pub fn mutate(seed: &[u8], count: usize, rng: &mut Rng) -> Vec<Vec<u8>> {
+    const PUNCT: &[u8] = b"{}[]\",:0-e.\\ntfu";
+    (0..count)
+        .map(|_| {
+            let mut m = seed.to_vec();
+            for _ in 0..1 + rng.below(4) {
+                if m.is_empty() {
+                    m.push(PUNCT[rng.below(PUNCT.len())]);
+                    continue;
+                }
+                let at = rng.below(m.len());
+                match rng.below(6) {
+                    0 => m[at] ^= 1 << rng.below(8),
+                    1 => m.insert(at, PUNCT[rng.below(PUNCT.len())]),
+                    2 => {
+                        m.remove(at);
+                    }
+                    3 => m.truncate(at),
+                    4 => {
+                        let end = (at + 1 + rng.below(16)).min(m.len());
+                        let span = m[at..end].to_vec();
+                        let to = rng.below(m.len());
+                        m.splice(to..to, span);
+                    }
+                    _ => m[at] = rng.next_u64() as u8,
+                }
+            }
+            m
+        })
+        .collect()
+}
