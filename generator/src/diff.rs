@@ -70,6 +70,17 @@ pub struct Change {
     pub sent_by: Vec<String>,
 }
 
+impl Change {
+    /// The new name, for a [`ChangeKind::DefinitionRenamed`] (its detail reads
+    /// `Old → New (same shape)`).
+    pub fn renamed_to(&self) -> Option<&str> {
+        if self.kind != ChangeKind::DefinitionRenamed {
+            return None;
+        }
+        self.detail.split(" → ").nth(1)?.split_whitespace().next()
+    }
+}
+
 /// The kinds of change.
 #[allow(missing_docs)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -801,7 +812,8 @@ impl Diff {
     }
 }
 
-fn label(b: Breaks) -> &'static str {
+/// How reports name a breakage class: `older sender`.
+pub fn label(b: Breaks) -> &'static str {
     match b {
         Breaks::Nobody => "nobody",
         Breaks::OlderSender => "older sender",
@@ -810,7 +822,8 @@ fn label(b: Breaks) -> &'static str {
     }
 }
 
-fn kind_label(k: ChangeKind) -> String {
+/// How reports name a kind of change: `field type changed`.
+pub fn kind_label(k: ChangeKind) -> String {
     let s = serde_json::to_value(k)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))

@@ -845,25 +845,35 @@ pub fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
     Ok(header(source, &model.schema_sha256) + &pretty(tokens, "methods")?)
 }
 
+/// The methods of one kind that one side sends (`client_sends`), in model order; with
+/// `jsonrpc_only`, without the discover era's input requests (they travel inside results,
+/// not as JSON-RPC messages). The one rule for the method enums, the handler traits, the
+/// dispatch functions and the typed peers.
+pub(crate) fn method_set(
+    model: &Model,
+    kind: crate::model::MessageKind,
+    client_sends: bool,
+    jsonrpc_only: bool,
+) -> Vec<&crate::model::MethodDef> {
+    use crate::model::Direction;
+    model
+        .methods
+        .iter()
+        .filter(|m| m.kind == kind)
+        .filter(|m| match m.direction {
+            Direction::Both => true,
+            Direction::ClientToServer => client_sends,
+            Direction::ServerToClient => !client_sends,
+        })
+        .filter(|m| !jsonrpc_only || !m.is_input_request_only())
+        .collect()
+}
+
 /// The sets of methods each side handles, and the result enums, for `methods.rs`.
 fn method_sets(model: &Model) -> TokenStream {
-    use crate::model::{Direction, MessageKind};
-    let only_input_request = crate::model::MethodDef::is_input_request_only;
-    let set = |kind: MessageKind,
-               client_sends: bool,
-               jsonrpc_only: bool|
-     -> Vec<&crate::model::MethodDef> {
-        model
-            .methods
-            .iter()
-            .filter(|m| m.kind == kind)
-            .filter(|m| match m.direction {
-                Direction::Both => true,
-                Direction::ClientToServer => client_sends,
-                Direction::ServerToClient => !client_sends,
-            })
-            .filter(|m| !jsonrpc_only || !only_input_request(m))
-            .collect()
+    use crate::model::MessageKind;
+    let set = |kind: MessageKind, client_sends: bool, jsonrpc_only: bool| {
+        method_set(model, kind, client_sends, jsonrpc_only)
     };
     let param_ty = |m: &crate::model::MethodDef| -> Option<TokenStream> {
         m.params.as_ref().map(|p| match p {

@@ -12,8 +12,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::Error;
-use crate::emit::{header, ident, marker_name, pretty};
-use crate::model::{Direction, MessageKind, MethodDef, Model, TypeRef};
+use crate::emit::{header, ident, marker_name, method_set, pretty};
+use crate::model::{MessageKind, MethodDef, Model, TypeRef};
 use crate::names::field_name;
 
 /// Which side a trait or peer is about.
@@ -21,22 +21,6 @@ use crate::names::field_name;
 enum Side {
     Client,
     Server,
-}
-
-impl Side {
-    fn sends(self, d: Direction) -> bool {
-        match self {
-            Side::Client => matches!(d, Direction::ClientToServer | Direction::Both),
-            Side::Server => matches!(d, Direction::ServerToClient | Direction::Both),
-        }
-    }
-
-    fn other(self) -> Side {
-        match self {
-            Side::Client => Side::Server,
-            Side::Server => Side::Client,
-        }
-    }
 }
 
 fn params_type(m: &MethodDef) -> Option<TokenStream> {
@@ -78,60 +62,49 @@ fn peer_fn_name(m: &MethodDef) -> String {
 
 /// Emits `handlers.rs` for one version.
 pub fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
-    let methods: Vec<&MethodDef> = model.methods.iter().collect();
-    let jsonrpc = |m: &&MethodDef| !m.is_input_request_only();
     // What each side answers (including the input requests a client answers inside a
-    // result in the discover era) and receives as notifications.
-    let answers = |side: Side| -> Vec<&MethodDef> {
-        methods
-            .iter()
-            .copied()
-            .filter(|m| m.kind == MessageKind::Request && side.other().sends(m.direction))
-            .collect()
+    // result in the discover era) and receives as notifications: what the other side sends.
+    let answers = |side: Side, jsonrpc_only: bool| {
+        method_set(
+            model,
+            MessageKind::Request,
+            side == Side::Server,
+            jsonrpc_only,
+        )
     };
-    let hears = |side: Side| -> Vec<&MethodDef> {
-        methods
-            .iter()
-            .copied()
-            .filter(|m| m.kind == MessageKind::Notification && side.other().sends(m.direction))
-            .collect()
-    };
+    let hears =
+        |side: Side| method_set(model, MessageKind::Notification, side == Side::Server, true);
     let server_trait = handler_trait(
         Side::Server,
-        &answers(Side::Server),
+        &answers(Side::Server, false),
         &hears(Side::Server),
         &model.version,
     );
     let client_trait = handler_trait(
         Side::Client,
-        &answers(Side::Client),
+        &answers(Side::Client, false),
         &hears(Side::Client),
         &model.version,
     );
     let server_dispatch = dispatch(
         Side::Server,
-        &answers(Side::Server)
-            .into_iter()
-            .filter(jsonrpc)
-            .collect::<Vec<_>>(),
+        &answers(Side::Server, true),
         &hears(Side::Server),
     );
     let client_dispatch = dispatch(
         Side::Client,
-        &answers(Side::Client)
-            .into_iter()
-            .filter(jsonrpc)
-            .collect::<Vec<_>>(),
+        &answers(Side::Client, true),
         &hears(Side::Client),
     );
     // A peer offers what the side it stands for answers.
-    let server_peer = peer(Side::Server, &answers(Side::Server), &hears(Side::Server));
+    let server_peer = peer(
+        Side::Server,
+        &answers(Side::Server, true),
+        &hears(Side::Server),
+    );
     let client_peer = peer(
         Side::Client,
-        &answers(Side::Client)
-            .into_iter()
-            .filter(jsonrpc)
-            .collect::<Vec<_>>(),
+        &answers(Side::Client, true),
         &hears(Side::Client),
     );
     let doc = format!(
@@ -352,15 +325,16 @@ fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStrea
         ),
     };
     let mut items = Vec::new();
-    for m in requests.iter().filter(|m| !m.is_input_request_only()) {
+    let arg_and_pass = |m: &MethodDef| match (params_type(m), m.params_required) {
+        (Some(t), true) => (quote!(params: &#t), quote!(Some(params))),
+        (Some(t), false) => (quote!(params: ::std::option::Option<&#t>), quote!(params)),
+        (None, _) => (quote!(), quote!(None)),
+    };
+    for m in requests {
         let f = ident(&peer_fn_name(m));
         let marker = ident(&marker_name(m));
         let doc = format!(" Sends `{}` and decodes its result.", m.method);
-        let (arg, pass) = match (params_type(m), m.params_required) {
-            (Some(t), true) => (quote!(params: &#t), quote!(Some(params))),
-            (Some(t), false) => (quote!(params: ::std::option::Option<&#t>), quote!(params)),
-            (None, _) => (quote!(), quote!(None)),
-        };
+        let (arg, pass) = arg_and_pass(m);
         items.push(quote! {
             #[doc = #doc]
             pub async fn #f(&self, #arg) -> ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, crate::rt::service::CallError> {
@@ -372,11 +346,7 @@ fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStrea
         let f = ident(&peer_fn_name(m));
         let marker = ident(&marker_name(m));
         let doc = format!(" Sends the notification `{}`.", m.method);
-        let (arg, pass) = match (params_type(m), m.params_required) {
-            (Some(t), true) => (quote!(params: &#t), quote!(Some(params))),
-            (Some(t), false) => (quote!(params: ::std::option::Option<&#t>), quote!(params)),
-            (None, _) => (quote!(), quote!(None)),
-        };
+        let (arg, pass) = arg_and_pass(m);
         items.push(quote! {
             #[doc = #doc]
             pub async fn #f(&self, #arg) -> ::std::result::Result<(), crate::rt::service::CallError> {

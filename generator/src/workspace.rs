@@ -336,7 +336,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     fs::rename(&tmp, path).map_err(|e| format!("cannot replace {}: {e}", path.display()))
 }
 
-fn write_temp(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, String> {
+/// Writes `bytes` to a temporary sibling of `path` (creating its folder) and returns the
+/// sibling's path, for the caller to rename into place.
+pub fn write_temp(path: &Path, bytes: &[u8]) -> Result<std::path::PathBuf, String> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use mcp_codegen::diff::{Breaks, ChangeKind, diff};
+use mcp_codegen::diff::{Breaks, ChangeKind, diff, kind_label, label};
 use mcp_codegen::model::{Model, Origin, TypeDef};
 use mcp_codegen::workspace::{self, LOCK, Lock, LockEntry, read_tree, tree_digest};
 use mcp_codegen::{Input, load, model_of, sha256_hex};
@@ -163,11 +163,8 @@ fn describe(c: &Compared) -> Vec<String> {
 /// that the generator resolved to another definition's type.
 fn uncarried_changes(old: &[u8], new: &[u8], a: &Model, b: &Model) -> Vec<String> {
     let defs = |bytes: &[u8]| -> BTreeMap<String, serde_json::Value> {
-        let root: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();
-        root.get("$defs")
-            .or_else(|| root.get("definitions"))
-            .and_then(serde_json::Value::as_object)
-            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        load::parse("", &String::from_utf8_lossy(bytes))
+            .map(|doc| doc.defs.into_iter().collect())
             .unwrap_or_default()
     };
     let (da, db) = (defs(old), defs(new));
@@ -217,7 +214,7 @@ pub fn summary(d: &mcp_codegen::diff::Diff) -> Vec<String> {
     if !d.changes.is_empty() {
         let kinds: Vec<String> = by_kind
             .iter()
-            .map(|(k, n)| format!("{n} {}", kind_name(*k)))
+            .map(|(k, n)| format!("{n} {}", kind_label(*k)))
             .collect();
         out.push(format!(
             "  {} changes: {}",
@@ -227,7 +224,7 @@ pub fn summary(d: &mcp_codegen::diff::Diff) -> Vec<String> {
         let breaks: Vec<String> = by_breaks
             .iter()
             .filter(|(b, _)| **b != Breaks::Nobody)
-            .map(|(b, n)| format!("{} {n}", breaks_name(*b)))
+            .map(|(b, n)| format!("{} {n}", label(*b)))
             .collect();
         if !breaks.is_empty() {
             out.push(format!("  breaking: {}", breaks.join(", ")));
@@ -281,17 +278,10 @@ pub fn changed_definitions(d: &mcp_codegen::diff::Diff) -> BTreeSet<String> {
         .filter(|c| !is_method_kind(c.kind) && !is_protocol_kind(c.kind))
         .flat_map(|c| {
             let mut names = vec![c.subject.split('.').next().unwrap_or_default().to_string()];
-            if c.kind == ChangeKind::DefinitionRenamed {
-                names.extend(renamed_to(&c.detail).map(str::to_string));
-            }
+            names.extend(c.renamed_to().map(str::to_string));
             names
         })
         .collect()
-}
-
-/// The new name in a rename's detail, `Old → New (same shape)`.
-pub fn renamed_to(detail: &str) -> Option<&str> {
-    detail.split(" → ").nth(1)?.split_whitespace().next()
 }
 
 fn is_method_kind(k: ChangeKind) -> bool {
@@ -315,22 +305,6 @@ fn is_protocol_kind(k: ChangeKind) -> bool {
             | ChangeKind::ErrorCodeRemoved
             | ChangeKind::ErrorCodeChanged
     )
-}
-
-fn kind_name(k: ChangeKind) -> String {
-    serde_json::to_value(k)
-        .ok()
-        .and_then(|v| v.as_str().map(|s| s.replace('-', " ")))
-        .unwrap_or_default()
-}
-
-fn breaks_name(b: Breaks) -> &'static str {
-    match b {
-        Breaks::Nobody => "nobody",
-        Breaks::OlderSender => "older sender",
-        Breaks::OlderReceiver => "older receiver",
-        Breaks::Both => "both",
-    }
 }
 
 /// The versions a command looks at: those named, every version upstream has (`all`), or
@@ -546,11 +520,7 @@ impl Stage {
     }
 
     fn file(&mut self, target: &Path, bytes: &[u8]) -> Result<(), String> {
-        let tmp = Self::temp_of(target);
-        if let Some(dir) = tmp.parent() {
-            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        let tmp = workspace::write_temp(target, bytes)?;
         self.staged.push((tmp, target.to_path_buf()));
         Ok(())
     }

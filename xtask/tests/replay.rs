@@ -260,17 +260,7 @@ fn replay(version: &str, old_path: &Path, new_path: &Path) {
         .filter(|c| !c.subject.contains('/'))
         .flat_map(|c| {
             let mut names = vec![owned(c.subject.split('.').next().unwrap())];
-            if c.kind == mcp_codegen::diff::ChangeKind::DefinitionRenamed {
-                // `Old → New (same shape)`: the new name is changed too.
-                let new = c
-                    .detail
-                    .split(" → ")
-                    .nth(1)
-                    .unwrap()
-                    .split_whitespace()
-                    .next();
-                names.push(owned(new.unwrap()));
-            }
+            names.extend(c.renamed_to().map(owned));
             names
         })
         .collect();
