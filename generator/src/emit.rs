@@ -153,6 +153,10 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         let r = ident(r);
         quote!(#d => crate::roundtrip::<m::#r>(value),)
     });
+    let schemas = defs.iter().map(|(d, r)| {
+        let r = ident(r);
+        quote!(#d => schemars::SchemaGenerator::default().into_root_schema_for::<m::#r>(),)
+    });
     let unions = model
         .types
         .iter()
@@ -214,6 +218,14 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         pub fn roundtrip(definition: &str, value: serde_json::Value) -> Option<Result<serde_json::Value, String>> {
             Some(match definition {
                 #( #arms )*
+                _ => return None,
+            })
+        }
+
+        /// The JSON Schema that `schemars` derives for the definition named `definition`.
+        pub fn schema(definition: &str) -> Option<schemars::Schema> {
+            Some(match definition {
+                #( #schemas )*
                 _ => return None,
             })
         }
@@ -371,6 +383,18 @@ impl Emitter {
         } else {
             quote!()
         };
+        // An absent optional property is `None`; `null` there is not in the schema, so the
+        // derived JSON Schema describes the inner type (what encoding writes).
+        // A required nullable property is an `Option` that must be present.
+        let schema_with = match (f.required, f.nullable) {
+            (false, false) => Some(inner.to_string().replace(' ', "")),
+            (true, true) => Some(format!(
+                "crate::rt::serde_helpers::RequiredNullable<{}>",
+                inner.to_string().replace(' ', "")
+            )),
+            _ => None,
+        }
+        .map(|with| quote!(#[cfg_attr(feature = "schemars", schemars(with = #with))]));
         let (ty, attrs) = match (f.required, f.nullable) {
             (true, false) => (inner, quote!()),
             (true, true) => {
@@ -407,7 +431,7 @@ impl Emitter {
             quote!(#[serde(#rename #attrs)])
         };
         let doc = doc_attrs(&doc);
-        quote! { #doc #serde pub #name: #ty, }
+        quote! { #doc #serde #schema_with pub #name: #ty, }
     }
 
     fn struct_def(

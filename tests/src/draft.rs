@@ -439,6 +439,629 @@ pub fn roundtrip(
     )
 }
 
+/// The JSON Schema that `schemars` derives for the definition named `definition`.
+pub fn schema(definition: &str) -> Option<schemars::Schema> {
+    Some(
+        match definition {
+            "Annotations" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Annotations>()
+            }
+            "AudioContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AudioContent>()
+            }
+            "BaseMetadata" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BaseMetadata>()
+            }
+            "BlobResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BlobResourceContents>()
+            }
+            "BooleanSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BooleanSchema>()
+            }
+            "CacheableResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CacheableResult>()
+            }
+            "CallToolRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolRequest>()
+            }
+            "CallToolRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolRequestParams>()
+            }
+            "CallToolResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolResult>()
+            }
+            "CallToolResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolResultResponse>()
+            }
+            "CancelledNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelledNotification>()
+            }
+            "CancelledNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelledNotificationParams>()
+            }
+            "ClientCapabilities" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientCapabilities>()
+            }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientResult>()
+            }
+            "CompleteRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteRequest>()
+            }
+            "CompleteRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteRequestParams>()
+            }
+            "CompleteResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteResult>()
+            }
+            "CompleteResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteResultResponse>()
+            }
+            "ContentBlock" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ContentBlock>()
+            }
+            "CreateMessageRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageRequest>()
+            }
+            "CreateMessageRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageRequestParams>()
+            }
+            "CreateMessageResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageResult>()
+            }
+            "Cursor" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Cursor>()
+            }
+            "DiscoverRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::DiscoverRequest>()
+            }
+            "DiscoverResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::DiscoverResult>()
+            }
+            "DiscoverResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::DiscoverResultResponse>()
+            }
+            "ElicitRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequest>()
+            }
+            "ElicitRequestFormParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequestFormParams>()
+            }
+            "ElicitRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequestParams>()
+            }
+            "ElicitRequestURLParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequestUrlParams>()
+            }
+            "ElicitResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitResult>()
+            }
+            "EmbeddedResource" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EmbeddedResource>()
+            }
+            "EmptyResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EmptyResult>()
+            }
+            "EnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EnumSchema>()
+            }
+            "Error" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ErrorObject>()
+            }
+            "GetPromptRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptRequest>()
+            }
+            "GetPromptRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptRequestParams>()
+            }
+            "GetPromptResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptResult>()
+            }
+            "GetPromptResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptResultResponse>()
+            }
+            "HeaderMismatchError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::HeaderMismatchError>()
+            }
+            "Icon" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Icon>()
+            }
+            "Icons" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Icons>()
+            }
+            "ImageContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ImageContent>()
+            }
+            "Implementation" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Implementation>()
+            }
+            "InputRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InputRequest>()
+            }
+            "InputRequests" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InputRequests>()
+            }
+            "InputRequiredResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InputRequiredResult>()
+            }
+            "InputResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InputResponse>()
+            }
+            "InputResponseRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InputResponseRequestParams>()
+            }
+            "InputResponses" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InputResponses>()
+            }
+            "InternalError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InternalError>()
+            }
+            "InvalidParamsError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InvalidParamsError>()
+            }
+            "InvalidRequestError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InvalidRequestError>()
+            }
+            "JSONArray" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonArray>()
+            }
+            "JSONObject" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonObject>()
+            }
+            "JSONRPCErrorResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcErrorResponse>()
+            }
+            "JSONRPCMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcMessage>()
+            }
+            "JSONRPCNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcNotification>()
+            }
+            "JSONRPCRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcRequest>()
+            }
+            "JSONRPCResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcResponse>()
+            }
+            "JSONRPCResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcResultResponse>()
+            }
+            "JSONValue" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonValue>()
+            }
+            "LegacyTitledEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LegacyTitledEnumSchema>()
+            }
+            "ListPromptsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsRequest>()
+            }
+            "ListPromptsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsResult>()
+            }
+            "ListPromptsResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsResultResponse>()
+            }
+            "ListResourceTemplatesRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesRequest>()
+            }
+            "ListResourceTemplatesResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesResult>()
+            }
+            "ListResourceTemplatesResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesResultResponse>()
+            }
+            "ListResourcesRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesRequest>()
+            }
+            "ListResourcesResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesResult>()
+            }
+            "ListResourcesResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesResultResponse>()
+            }
+            "ListRootsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListRootsRequest>()
+            }
+            "ListRootsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListRootsResult>()
+            }
+            "ListToolsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsRequest>()
+            }
+            "ListToolsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsResult>()
+            }
+            "ListToolsResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsResultResponse>()
+            }
+            "LoggingLevel" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingLevel>()
+            }
+            "LoggingMessageNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingMessageNotification>()
+            }
+            "LoggingMessageNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingMessageNotificationParams>()
+            }
+            "MetaObject" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::MetaObject>()
+            }
+            "MethodNotFoundError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::MethodNotFoundError>()
+            }
+            "MissingRequiredClientCapabilityError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::MissingRequiredClientCapabilityError>()
+            }
+            "ModelHint" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ModelHint>()
+            }
+            "ModelPreferences" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ModelPreferences>()
+            }
+            "MultiSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::MultiSelectEnumSchema>()
+            }
+            "Notification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Notification>()
+            }
+            "NotificationMetaObject" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::NotificationMetaObject>()
+            }
+            "NotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::NotificationParams>()
+            }
+            "NumberSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::NumberSchema>()
+            }
+            "PaginatedRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedRequest>()
+            }
+            "PaginatedRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedRequestParams>()
+            }
+            "PaginatedResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedResult>()
+            }
+            "ParseError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ParseError>()
+            }
+            "PrimitiveSchemaDefinition" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PrimitiveSchemaDefinition>()
+            }
+            "ProgressNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressNotification>()
+            }
+            "ProgressNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressNotificationParams>()
+            }
+            "ProgressToken" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressToken>()
+            }
+            "Prompt" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Prompt>()
+            }
+            "PromptArgument" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptArgument>()
+            }
+            "PromptListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptListChangedNotification>()
+            }
+            "PromptMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptMessage>()
+            }
+            "PromptReference" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptReference>()
+            }
+            "ReadResourceRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceRequest>()
+            }
+            "ReadResourceRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceRequestParams>()
+            }
+            "ReadResourceResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceResult>()
+            }
+            "ReadResourceResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceResultResponse>()
+            }
+            "Request" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Request>()
+            }
+            "RequestId" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RequestId>()
+            }
+            "RequestMetaObject" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RequestMetaObject>()
+            }
+            "RequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RequestParams>()
+            }
+            "Resource" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Resource>()
+            }
+            "ResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceContents>()
+            }
+            "ResourceLink" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceLink>()
+            }
+            "ResourceListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceListChangedNotification>()
+            }
+            "ResourceRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceRequestParams>()
+            }
+            "ResourceTemplate" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceTemplate>()
+            }
+            "ResourceTemplateReference" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceTemplateReference>()
+            }
+            "ResourceUpdatedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceUpdatedNotification>()
+            }
+            "ResourceUpdatedNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceUpdatedNotificationParams>()
+            }
+            "ResultMetaObject" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResultMetaObject>()
+            }
+            "Result" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResultObject>()
+            }
+            "ResultType" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResultType>()
+            }
+            "Role" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Role>()
+            }
+            "Root" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Root>()
+            }
+            "SamplingMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SamplingMessage>()
+            }
+            "SamplingMessageContentBlock" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SamplingMessageContentBlock>()
+            }
+            "ServerCapabilities" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerCapabilities>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerNotification>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerResult>()
+            }
+            "SingleSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SingleSelectEnumSchema>()
+            }
+            "StringSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::StringSchema>()
+            }
+            "SubscriptionFilter" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionFilter>()
+            }
+            "SubscriptionsAcknowledgedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionsAcknowledgedNotification>()
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<
+                        m::SubscriptionsAcknowledgedNotificationParams,
+                    >()
+            }
+            "SubscriptionsListenRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionsListenRequest>()
+            }
+            "SubscriptionsListenRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionsListenRequestParams>()
+            }
+            "SubscriptionsListenResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionsListenResult>()
+            }
+            "SubscriptionsListenResultMetaObject" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionsListenResultMetaObject>()
+            }
+            "SubscriptionsListenResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscriptionsListenResultResponse>()
+            }
+            "TextContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TextContent>()
+            }
+            "TextResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TextResourceContents>()
+            }
+            "TitledMultiSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TitledMultiSelectEnumSchema>()
+            }
+            "TitledSingleSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TitledSingleSelectEnumSchema>()
+            }
+            "Tool" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Tool>()
+            }
+            "ToolAnnotations" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolAnnotations>()
+            }
+            "ToolChoice" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolChoice>()
+            }
+            "ToolListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolListChangedNotification>()
+            }
+            "ToolResultContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolResultContent>()
+            }
+            "ToolUseContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolUseContent>()
+            }
+            "UnsupportedProtocolVersionError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UnsupportedProtocolVersionError>()
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UntitledMultiSelectEnumSchema>()
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UntitledSingleSelectEnumSchema>()
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes a message as a server (`client == false`) or client would, returning the
 /// method of a request or notification (or `""`) and the message encoded back.
 pub fn decode_message(

@@ -44,6 +44,8 @@ pub struct Harness {
     pub roundtrip: fn(&str, serde_json::Value) -> Option<Result<serde_json::Value, String>>,
     /// The decoding facts of a union definition.
     pub union: fn(&str) -> Option<mcp_spec_types::rt::union::Union>,
+    /// The JSON Schema `schemars` derives for a definition.
+    pub schema: fn(&str) -> Option<schemars::Schema>,
     /// The generated `Method` enum: string, direction, kind of every method.
     pub methods: MethodList,
     /// Decodes a message through the version's entry point (as a server when the flag
@@ -76,6 +78,7 @@ macro_rules! harness {
             definitions: $module::DEFINITIONS,
             roundtrip: $module::roundtrip,
             union: $module::union,
+            schema: $module::schema,
             methods: $module::methods,
             decode_message: $module::decode_message,
             decode_result: $module::decode_result,

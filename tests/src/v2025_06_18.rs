@@ -228,6 +228,373 @@ pub fn roundtrip(
     )
 }
 
+/// The JSON Schema that `schemars` derives for the definition named `definition`.
+pub fn schema(definition: &str) -> Option<schemars::Schema> {
+    Some(
+        match definition {
+            "Annotations" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Annotations>()
+            }
+            "AudioContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AudioContent>()
+            }
+            "BaseMetadata" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BaseMetadata>()
+            }
+            "BlobResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BlobResourceContents>()
+            }
+            "BooleanSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BooleanSchema>()
+            }
+            "CallToolRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolRequest>()
+            }
+            "CallToolResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolResult>()
+            }
+            "CancelledNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelledNotification>()
+            }
+            "ClientCapabilities" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientCapabilities>()
+            }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientResult>()
+            }
+            "CompleteRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteRequest>()
+            }
+            "CompleteResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteResult>()
+            }
+            "ContentBlock" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ContentBlock>()
+            }
+            "CreateMessageRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageRequest>()
+            }
+            "CreateMessageResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageResult>()
+            }
+            "Cursor" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Cursor>()
+            }
+            "ElicitRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequest>()
+            }
+            "ElicitResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitResult>()
+            }
+            "EmbeddedResource" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EmbeddedResource>()
+            }
+            "EmptyResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EmptyResult>()
+            }
+            "EnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EnumSchema>()
+            }
+            "GetPromptRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptRequest>()
+            }
+            "GetPromptResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptResult>()
+            }
+            "ImageContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ImageContent>()
+            }
+            "Implementation" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Implementation>()
+            }
+            "InitializeRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializeRequest>()
+            }
+            "InitializeResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializeResult>()
+            }
+            "InitializedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializedNotification>()
+            }
+            "JSONRPCError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcError>()
+            }
+            "JSONRPCMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcMessage>()
+            }
+            "JSONRPCNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcNotification>()
+            }
+            "JSONRPCRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcRequest>()
+            }
+            "JSONRPCResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcResponse>()
+            }
+            "ListPromptsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsRequest>()
+            }
+            "ListPromptsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsResult>()
+            }
+            "ListResourceTemplatesRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesRequest>()
+            }
+            "ListResourceTemplatesResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesResult>()
+            }
+            "ListResourcesRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesRequest>()
+            }
+            "ListResourcesResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesResult>()
+            }
+            "ListRootsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListRootsRequest>()
+            }
+            "ListRootsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListRootsResult>()
+            }
+            "ListToolsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsRequest>()
+            }
+            "ListToolsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsResult>()
+            }
+            "LoggingLevel" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingLevel>()
+            }
+            "LoggingMessageNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingMessageNotification>()
+            }
+            "ModelHint" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ModelHint>()
+            }
+            "ModelPreferences" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ModelPreferences>()
+            }
+            "Notification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Notification>()
+            }
+            "NumberSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::NumberSchema>()
+            }
+            "PaginatedRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedRequest>()
+            }
+            "PaginatedResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedResult>()
+            }
+            "PingRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PingRequest>()
+            }
+            "PrimitiveSchemaDefinition" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PrimitiveSchemaDefinition>()
+            }
+            "ProgressNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressNotification>()
+            }
+            "ProgressToken" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressToken>()
+            }
+            "Prompt" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Prompt>()
+            }
+            "PromptArgument" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptArgument>()
+            }
+            "PromptListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptListChangedNotification>()
+            }
+            "PromptMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptMessage>()
+            }
+            "PromptReference" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptReference>()
+            }
+            "ReadResourceRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceRequest>()
+            }
+            "ReadResourceResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceResult>()
+            }
+            "Request" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Request>()
+            }
+            "RequestId" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RequestId>()
+            }
+            "Resource" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Resource>()
+            }
+            "ResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceContents>()
+            }
+            "ResourceLink" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceLink>()
+            }
+            "ResourceListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceListChangedNotification>()
+            }
+            "ResourceTemplate" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceTemplate>()
+            }
+            "ResourceTemplateReference" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceTemplateReference>()
+            }
+            "ResourceUpdatedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceUpdatedNotification>()
+            }
+            "Result" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResultObject>()
+            }
+            "Role" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Role>()
+            }
+            "Root" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Root>()
+            }
+            "RootsListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RootsListChangedNotification>()
+            }
+            "SamplingMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SamplingMessage>()
+            }
+            "ServerCapabilities" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerCapabilities>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerNotification>()
+            }
+            "ServerRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerRequest>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerResult>()
+            }
+            "SetLevelRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SetLevelRequest>()
+            }
+            "StringSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::StringSchema>()
+            }
+            "SubscribeRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscribeRequest>()
+            }
+            "TextContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TextContent>()
+            }
+            "TextResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TextResourceContents>()
+            }
+            "Tool" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Tool>()
+            }
+            "ToolAnnotations" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolAnnotations>()
+            }
+            "ToolListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolListChangedNotification>()
+            }
+            "UnsubscribeRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UnsubscribeRequest>()
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes a message as a server (`client == false`) or client would, returning the
 /// method of a request or notification (or `""`) and the message encoded back.
 pub fn decode_message(

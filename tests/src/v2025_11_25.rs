@@ -400,6 +400,586 @@ pub fn roundtrip(
     )
 }
 
+/// The JSON Schema that `schemars` derives for the definition named `definition`.
+pub fn schema(definition: &str) -> Option<schemars::Schema> {
+    Some(
+        match definition {
+            "Annotations" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Annotations>()
+            }
+            "AudioContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AudioContent>()
+            }
+            "BaseMetadata" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BaseMetadata>()
+            }
+            "BlobResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BlobResourceContents>()
+            }
+            "BooleanSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::BooleanSchema>()
+            }
+            "CallToolRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolRequest>()
+            }
+            "CallToolRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolRequestParams>()
+            }
+            "CallToolResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CallToolResult>()
+            }
+            "CancelTaskRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelTaskRequest>()
+            }
+            "CancelTaskResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelTaskResult>()
+            }
+            "CancelledNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelledNotification>()
+            }
+            "CancelledNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CancelledNotificationParams>()
+            }
+            "ClientCapabilities" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientCapabilities>()
+            }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ClientResult>()
+            }
+            "CompleteRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteRequest>()
+            }
+            "CompleteRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteRequestParams>()
+            }
+            "CompleteResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CompleteResult>()
+            }
+            "ContentBlock" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ContentBlock>()
+            }
+            "CreateMessageRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageRequest>()
+            }
+            "CreateMessageRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageRequestParams>()
+            }
+            "CreateMessageResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateMessageResult>()
+            }
+            "CreateTaskResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::CreateTaskResult>()
+            }
+            "Cursor" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Cursor>()
+            }
+            "ElicitRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequest>()
+            }
+            "ElicitRequestFormParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequestFormParams>()
+            }
+            "ElicitRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequestParams>()
+            }
+            "ElicitRequestURLParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitRequestUrlParams>()
+            }
+            "ElicitResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitResult>()
+            }
+            "ElicitationCompleteNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ElicitationCompleteNotification>()
+            }
+            "EmbeddedResource" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EmbeddedResource>()
+            }
+            "EmptyResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EmptyResult>()
+            }
+            "EnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::EnumSchema>()
+            }
+            "Error" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ErrorObject>()
+            }
+            "GetPromptRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptRequest>()
+            }
+            "GetPromptRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptRequestParams>()
+            }
+            "GetPromptResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetPromptResult>()
+            }
+            "GetTaskPayloadRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetTaskPayloadRequest>()
+            }
+            "GetTaskPayloadResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetTaskPayloadResult>()
+            }
+            "GetTaskRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetTaskRequest>()
+            }
+            "GetTaskResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::GetTaskResult>()
+            }
+            "Icon" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Icon>()
+            }
+            "Icons" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Icons>()
+            }
+            "ImageContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ImageContent>()
+            }
+            "Implementation" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Implementation>()
+            }
+            "InitializeRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializeRequest>()
+            }
+            "InitializeRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializeRequestParams>()
+            }
+            "InitializeResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializeResult>()
+            }
+            "InitializedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::InitializedNotification>()
+            }
+            "JSONRPCErrorResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcErrorResponse>()
+            }
+            "JSONRPCMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcMessage>()
+            }
+            "JSONRPCNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcNotification>()
+            }
+            "JSONRPCRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcRequest>()
+            }
+            "JSONRPCResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcResponse>()
+            }
+            "JSONRPCResultResponse" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::JsonRpcResultResponse>()
+            }
+            "LegacyTitledEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LegacyTitledEnumSchema>()
+            }
+            "ListPromptsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsRequest>()
+            }
+            "ListPromptsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListPromptsResult>()
+            }
+            "ListResourceTemplatesRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesRequest>()
+            }
+            "ListResourceTemplatesResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourceTemplatesResult>()
+            }
+            "ListResourcesRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesRequest>()
+            }
+            "ListResourcesResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListResourcesResult>()
+            }
+            "ListRootsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListRootsRequest>()
+            }
+            "ListRootsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListRootsResult>()
+            }
+            "ListTasksRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListTasksRequest>()
+            }
+            "ListTasksResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListTasksResult>()
+            }
+            "ListToolsRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsRequest>()
+            }
+            "ListToolsResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ListToolsResult>()
+            }
+            "LoggingLevel" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingLevel>()
+            }
+            "LoggingMessageNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingMessageNotification>()
+            }
+            "LoggingMessageNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::LoggingMessageNotificationParams>()
+            }
+            "ModelHint" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ModelHint>()
+            }
+            "ModelPreferences" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ModelPreferences>()
+            }
+            "MultiSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::MultiSelectEnumSchema>()
+            }
+            "Notification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Notification>()
+            }
+            "NotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::NotificationParams>()
+            }
+            "NumberSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::NumberSchema>()
+            }
+            "PaginatedRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedRequest>()
+            }
+            "PaginatedRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedRequestParams>()
+            }
+            "PaginatedResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PaginatedResult>()
+            }
+            "PingRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PingRequest>()
+            }
+            "PrimitiveSchemaDefinition" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PrimitiveSchemaDefinition>()
+            }
+            "ProgressNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressNotification>()
+            }
+            "ProgressNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressNotificationParams>()
+            }
+            "ProgressToken" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ProgressToken>()
+            }
+            "Prompt" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Prompt>()
+            }
+            "PromptArgument" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptArgument>()
+            }
+            "PromptListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptListChangedNotification>()
+            }
+            "PromptMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptMessage>()
+            }
+            "PromptReference" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::PromptReference>()
+            }
+            "ReadResourceRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceRequest>()
+            }
+            "ReadResourceRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceRequestParams>()
+            }
+            "ReadResourceResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ReadResourceResult>()
+            }
+            "RelatedTaskMetadata" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RelatedTaskMetadata>()
+            }
+            "Request" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Request>()
+            }
+            "RequestId" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RequestId>()
+            }
+            "RequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RequestParams>()
+            }
+            "Resource" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::Resource>()
+            }
+            "ResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceContents>()
+            }
+            "ResourceLink" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceLink>()
+            }
+            "ResourceListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceListChangedNotification>()
+            }
+            "ResourceRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceRequestParams>()
+            }
+            "ResourceTemplate" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceTemplate>()
+            }
+            "ResourceTemplateReference" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceTemplateReference>()
+            }
+            "ResourceUpdatedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceUpdatedNotification>()
+            }
+            "ResourceUpdatedNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResourceUpdatedNotificationParams>()
+            }
+            "Result" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ResultObject>()
+            }
+            "Role" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Role>()
+            }
+            "Root" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Root>()
+            }
+            "RootsListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::RootsListChangedNotification>()
+            }
+            "SamplingMessage" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SamplingMessage>()
+            }
+            "SamplingMessageContentBlock" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SamplingMessageContentBlock>()
+            }
+            "ServerCapabilities" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerCapabilities>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerNotification>()
+            }
+            "ServerRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerRequest>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ServerResult>()
+            }
+            "SetLevelRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SetLevelRequest>()
+            }
+            "SetLevelRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SetLevelRequestParams>()
+            }
+            "SingleSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SingleSelectEnumSchema>()
+            }
+            "StringSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::StringSchema>()
+            }
+            "SubscribeRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscribeRequest>()
+            }
+            "SubscribeRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::SubscribeRequestParams>()
+            }
+            "Task" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Task>()
+            }
+            "TaskAugmentedRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TaskAugmentedRequestParams>()
+            }
+            "TaskMetadata" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TaskMetadata>()
+            }
+            "TaskStatus" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TaskStatus>()
+            }
+            "TaskStatusNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TaskStatusNotification>()
+            }
+            "TaskStatusNotificationParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TaskStatusNotificationParams>()
+            }
+            "TextContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TextContent>()
+            }
+            "TextResourceContents" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TextResourceContents>()
+            }
+            "TitledMultiSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TitledMultiSelectEnumSchema>()
+            }
+            "TitledSingleSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::TitledSingleSelectEnumSchema>()
+            }
+            "Tool" => {
+                schemars::SchemaGenerator::default().into_root_schema_for::<m::Tool>()
+            }
+            "ToolAnnotations" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolAnnotations>()
+            }
+            "ToolChoice" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolChoice>()
+            }
+            "ToolExecution" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolExecution>()
+            }
+            "ToolListChangedNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolListChangedNotification>()
+            }
+            "ToolResultContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolResultContent>()
+            }
+            "ToolUseContent" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::ToolUseContent>()
+            }
+            "UnsubscribeRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UnsubscribeRequest>()
+            }
+            "UnsubscribeRequestParams" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UnsubscribeRequestParams>()
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UntitledMultiSelectEnumSchema>()
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UntitledSingleSelectEnumSchema>()
+            }
+            "URLElicitationRequiredError" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::UrlElicitationRequiredError>()
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes a message as a server (`client == false`) or client would, returning the
 /// method of a request or notification (or `""`) and the message encoded back.
 pub fn decode_message(

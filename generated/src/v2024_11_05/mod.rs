@@ -30,6 +30,7 @@ pub mod methods;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotated {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "AnnotatedAnnotations"))]
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -53,6 +54,7 @@ pub struct AnnotatedAnnotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -60,6 +62,7 @@ pub struct AnnotatedAnnotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -86,6 +89,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -128,6 +132,10 @@ pub struct CallToolRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -165,6 +173,10 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -177,6 +189,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -307,6 +320,7 @@ pub struct CancelledNotification {
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -333,6 +347,12 @@ pub struct CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -341,9 +361,14 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -373,6 +398,7 @@ pub struct ClientCapabilitiesRoots {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1093,6 +1119,10 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1121,9 +1151,11 @@ pub struct CompleteResultCompletion {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1171,6 +1203,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "CreateMessageRequestParamsIncludeContext")
+    )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     #[serde(rename = "maxTokens")]
@@ -1178,6 +1214,10 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1187,11 +1227,16 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
     #[serde(
         rename = "stopSequences",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
@@ -1200,8 +1245,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1276,6 +1323,10 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1289,6 +1340,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1386,6 +1438,7 @@ pub type Cursor = ::std::string::String;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "EmbeddedResourceAnnotations"))]
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
@@ -1411,6 +1464,7 @@ pub struct EmbeddedResourceAnnotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -1418,6 +1472,7 @@ pub struct EmbeddedResourceAnnotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1545,6 +1600,12 @@ pub struct GetPromptRequest {
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1574,11 +1635,16 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1600,6 +1666,7 @@ pub struct GetPromptResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ImageContentAnnotations"))]
     pub annotations: ::std::option::Option<ImageContentAnnotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -1629,6 +1696,7 @@ pub struct ImageContentAnnotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -1636,6 +1704,7 @@ pub struct ImageContentAnnotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1725,6 +1794,10 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1733,6 +1806,7 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[serde(rename = "protocolVersion")]
@@ -1759,6 +1833,7 @@ pub struct InitializeResult {
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "InitializedNotificationParams"))]
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1783,6 +1858,10 @@ pub struct InitializedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1822,6 +1901,7 @@ pub struct JsonRpcErrorError {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -1976,6 +2056,7 @@ pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcNotificationParams"))]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2001,6 +2082,10 @@ pub struct JsonRpcNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2018,6 +2103,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2042,6 +2128,7 @@ pub struct JsonRpcRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2067,6 +2154,7 @@ pub struct JsonRpcRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2101,6 +2189,7 @@ pub struct JsonRpcResponse {
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2123,6 +2212,7 @@ pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2148,6 +2238,10 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2158,6 +2252,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2180,6 +2275,10 @@ pub struct ListPromptsResult {
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ListResourceTemplatesRequestParams")
+    )]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2202,6 +2301,7 @@ pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2227,6 +2327,10 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2237,6 +2341,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -2260,6 +2365,7 @@ pub struct ListResourceTemplatesResult {
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2282,6 +2388,7 @@ pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2307,6 +2414,10 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2317,6 +2428,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2345,6 +2457,7 @@ pub struct ListResourcesResult {
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2369,6 +2482,7 @@ pub struct ListRootsRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2394,6 +2508,7 @@ pub struct ListRootsRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2421,6 +2536,10 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2445,6 +2564,7 @@ pub struct ListRootsResult {
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2467,6 +2587,7 @@ pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2492,6 +2613,10 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2502,6 +2627,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2623,6 +2749,7 @@ pub struct LoggingMessageNotificationParams {
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2655,6 +2782,7 @@ pub struct ModelHint {
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2692,6 +2820,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -2701,6 +2830,7 @@ pub struct ModelPreferences {
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -2710,6 +2840,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -2719,6 +2850,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2739,6 +2871,7 @@ pub struct ModelPreferences {
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2764,6 +2897,10 @@ pub struct NotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2786,6 +2923,7 @@ pub struct NotificationParams {
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2808,6 +2946,7 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2832,6 +2971,10 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2842,6 +2985,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2863,6 +3007,7 @@ pub struct PaginatedResult {
 pub struct PingRequest {
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2887,6 +3032,7 @@ pub struct PingRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2912,6 +3058,7 @@ pub struct PingRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2940,6 +3087,7 @@ pub struct ProgressNotificationParams {
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3041,9 +3189,11 @@ impl ::std::convert::From<i64> for ProgressToken {
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
@@ -3067,11 +3217,13 @@ pub struct Prompt {
 pub struct PromptArgument {
     /// A human-readable description of the argument.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the argument.
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3093,6 +3245,10 @@ pub struct PromptArgument {
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "PromptListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3117,6 +3273,10 @@ pub struct PromptListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3321,6 +3481,10 @@ pub struct ReadResourceResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3428,6 +3592,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3532,6 +3697,7 @@ pub struct RequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3557,6 +3723,7 @@ pub struct RequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3577,11 +3744,13 @@ pub struct RequestParamsMeta {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResourceAnnotations"))]
     pub annotations: ::std::option::Option<ResourceAnnotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -3589,6 +3758,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for this resource.
     ///
@@ -3598,6 +3768,7 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -3623,6 +3794,7 @@ pub struct ResourceAnnotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -3630,6 +3802,7 @@ pub struct ResourceAnnotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3655,6 +3828,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -3678,6 +3852,10 @@ pub struct ResourceContents {
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ResourceListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3702,6 +3880,10 @@ pub struct ResourceListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3746,11 +3928,13 @@ pub struct ResourceReference {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResourceTemplateAnnotations"))]
     pub annotations: ::std::option::Option<ResourceTemplateAnnotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     #[serde(
@@ -3758,6 +3942,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for the type of resource this template refers to.
     ///
@@ -3788,6 +3973,7 @@ pub struct ResourceTemplateAnnotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -3795,6 +3981,7 @@ pub struct ResourceTemplateAnnotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3859,6 +4046,10 @@ pub struct ResultObject {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3928,6 +4119,7 @@ pub struct Root {
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -3955,6 +4147,10 @@ pub struct Root {
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "RootsListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3979,6 +4175,10 @@ pub struct RootsListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -4094,6 +4294,12 @@ impl ::std::convert::From<ImageContent> for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4102,17 +4308,24 @@ pub struct ServerCapabilities {
     >,
     /// Present if the server supports sending log messages to the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4140,6 +4353,7 @@ pub struct ServerCapabilitiesPrompts {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4167,9 +4381,11 @@ pub struct ServerCapabilitiesResources {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4197,6 +4413,7 @@ pub struct ServerCapabilitiesTools {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4868,6 +5085,7 @@ pub struct SubscribeRequestParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "TextContentAnnotations"))]
     pub annotations: ::std::option::Option<TextContentAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -4894,6 +5112,7 @@ pub struct TextContentAnnotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -4901,6 +5120,7 @@ pub struct TextContentAnnotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4925,6 +5145,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -4950,6 +5171,7 @@ pub struct TextResourceContents {
 pub struct Tool {
     /// A human-readable description of the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[serde(rename = "inputSchema")]
@@ -4977,6 +5199,12 @@ pub struct Tool {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4984,6 +5212,10 @@ pub struct ToolInputSchema {
         >,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5006,6 +5238,10 @@ pub struct ToolInputSchema {
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ToolListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5030,6 +5266,10 @@ pub struct ToolListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,

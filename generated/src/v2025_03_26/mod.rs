@@ -33,6 +33,7 @@ pub struct Annotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
@@ -40,6 +41,7 @@ pub struct Annotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -61,6 +63,7 @@ pub struct Annotations {
 pub struct AudioContent {
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -93,6 +96,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -135,6 +139,10 @@ pub struct CallToolRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -172,6 +180,10 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -184,6 +196,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -335,6 +348,7 @@ pub struct CancelledNotification {
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -361,6 +375,12 @@ pub struct CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -369,9 +389,14 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -401,6 +426,7 @@ pub struct ClientCapabilitiesRoots {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1121,6 +1147,10 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1149,9 +1179,11 @@ pub struct CompleteResultCompletion {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1199,6 +1231,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "CreateMessageRequestParamsIncludeContext")
+    )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     #[serde(rename = "maxTokens")]
@@ -1206,6 +1242,10 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1215,11 +1255,16 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
     #[serde(
         rename = "stopSequences",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
@@ -1228,8 +1273,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1304,6 +1351,10 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1317,6 +1368,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1436,6 +1488,7 @@ pub type Cursor = ::std::string::String;
 pub struct EmbeddedResource {
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
@@ -1565,6 +1618,12 @@ pub struct GetPromptRequest {
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1594,11 +1653,16 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1621,6 +1685,7 @@ pub struct GetPromptResult {
 pub struct ImageContent {
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -1716,6 +1781,10 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1724,6 +1793,7 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[serde(rename = "protocolVersion")]
@@ -1750,6 +1820,7 @@ pub struct InitializeResult {
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "InitializedNotificationParams"))]
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1774,6 +1845,10 @@ pub struct InitializedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1989,6 +2064,7 @@ pub struct JsonRpcErrorError {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -2243,6 +2319,7 @@ pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcNotificationParams"))]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2268,6 +2345,10 @@ pub struct JsonRpcNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2285,6 +2366,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2309,6 +2391,7 @@ pub struct JsonRpcRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2334,6 +2417,7 @@ pub struct JsonRpcRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2368,6 +2452,7 @@ pub struct JsonRpcResponse {
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2390,6 +2475,7 @@ pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2415,6 +2501,10 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2425,6 +2515,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2447,6 +2538,10 @@ pub struct ListPromptsResult {
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ListResourceTemplatesRequestParams")
+    )]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2469,6 +2564,7 @@ pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2494,6 +2590,10 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2504,6 +2604,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -2527,6 +2628,7 @@ pub struct ListResourceTemplatesResult {
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2549,6 +2651,7 @@ pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2574,6 +2677,10 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2584,6 +2691,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2612,6 +2720,7 @@ pub struct ListResourcesResult {
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2636,6 +2745,7 @@ pub struct ListRootsRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2661,6 +2771,7 @@ pub struct ListRootsRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2688,6 +2799,10 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2712,6 +2827,7 @@ pub struct ListRootsResult {
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2734,6 +2850,7 @@ pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2759,6 +2876,10 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2769,6 +2890,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2890,6 +3012,7 @@ pub struct LoggingMessageNotificationParams {
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2922,6 +3045,7 @@ pub struct ModelHint {
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2959,6 +3083,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -2968,6 +3093,7 @@ pub struct ModelPreferences {
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -2977,6 +3103,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -2986,6 +3113,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3006,6 +3134,7 @@ pub struct ModelPreferences {
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3031,6 +3160,10 @@ pub struct NotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3053,6 +3186,7 @@ pub struct NotificationParams {
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3075,6 +3209,7 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3099,6 +3234,10 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3109,6 +3248,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3130,6 +3270,7 @@ pub struct PaginatedResult {
 pub struct PingRequest {
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3154,6 +3295,7 @@ pub struct PingRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3179,6 +3321,7 @@ pub struct PingRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3202,6 +3345,7 @@ pub struct ProgressNotification {
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -3210,6 +3354,7 @@ pub struct ProgressNotificationParams {
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3311,9 +3456,11 @@ impl ::std::convert::From<i64> for ProgressToken {
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
@@ -3337,11 +3484,13 @@ pub struct Prompt {
 pub struct PromptArgument {
     /// A human-readable description of the argument.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the argument.
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3363,6 +3512,10 @@ pub struct PromptArgument {
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "PromptListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3387,6 +3540,10 @@ pub struct PromptListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3612,6 +3769,10 @@ pub struct ReadResourceResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3719,6 +3880,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3823,6 +3985,7 @@ pub struct RequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3848,6 +4011,7 @@ pub struct RequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3869,11 +4033,13 @@ pub struct RequestParamsMeta {
 pub struct Resource {
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -3881,6 +4047,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for this resource.
     ///
@@ -3890,6 +4057,7 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -3917,6 +4085,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -3940,6 +4109,10 @@ pub struct ResourceContents {
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ResourceListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3964,6 +4137,10 @@ pub struct ResourceListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -4009,11 +4186,13 @@ pub struct ResourceReference {
 pub struct ResourceTemplate {
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     #[serde(
@@ -4021,6 +4200,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for the type of resource this template refers to.
     ///
@@ -4093,6 +4273,10 @@ pub struct ResultObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4161,6 +4345,7 @@ pub struct Root {
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -4188,6 +4373,10 @@ pub struct Root {
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "RootsListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4212,6 +4401,10 @@ pub struct RootsListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -4348,11 +4541,21 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4361,17 +4564,24 @@ pub struct ServerCapabilities {
     >,
     /// Present if the server supports sending log messages to the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4399,6 +4609,7 @@ pub struct ServerCapabilitiesPrompts {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4426,9 +4637,11 @@ pub struct ServerCapabilitiesResources {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4456,6 +4669,7 @@ pub struct ServerCapabilitiesTools {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5128,6 +5342,7 @@ pub struct SubscribeRequestParams {
 pub struct TextContent {
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -5155,6 +5370,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -5180,11 +5396,13 @@ pub struct TextResourceContents {
 pub struct Tool {
     /// Optional additional tool information.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[serde(rename = "inputSchema")]
@@ -5227,6 +5445,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -5239,6 +5458,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -5251,6 +5471,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
@@ -5260,9 +5481,11 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5285,6 +5508,12 @@ pub struct ToolAnnotations {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5292,6 +5521,10 @@ pub struct ToolInputSchema {
         >,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5314,6 +5547,10 @@ pub struct ToolInputSchema {
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ToolListChangedNotificationParams")
+    )]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5338,6 +5575,10 @@ pub struct ToolListChangedNotificationParams {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,

@@ -33,6 +33,7 @@ pub struct Annotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -45,6 +46,7 @@ pub struct Annotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
@@ -52,6 +54,7 @@ pub struct Annotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -77,11 +80,16 @@ pub struct AudioContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -116,6 +124,7 @@ pub struct BaseMetadata {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -140,6 +149,10 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -151,6 +164,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -172,10 +186,13 @@ pub struct BlobResourceContents {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub default: ::std::option::Option<bool>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Boolean,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -217,6 +234,10 @@ pub struct CallToolRequest {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -245,6 +266,10 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -267,12 +292,17 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
     #[serde(
         rename = "structuredContent",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -305,6 +335,7 @@ pub struct CancelledNotification {
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -331,11 +362,21 @@ pub struct CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub elicitation: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the client supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -344,9 +385,14 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -376,6 +422,7 @@ pub struct ClientCapabilitiesRoots {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -990,6 +1037,7 @@ pub struct CompleteRequestParams {
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1038,6 +1086,12 @@ pub struct CompleteRequestParamsArgument {
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1149,6 +1203,10 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1177,9 +1235,11 @@ pub struct CompleteResultCompletion {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1378,6 +1438,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "CreateMessageRequestParamsIncludeContext")
+    )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -1387,6 +1451,10 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1396,11 +1464,16 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
     #[serde(
         rename = "stopSequences",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
@@ -1409,8 +1482,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1485,6 +1560,10 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1498,6 +1577,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1673,6 +1753,10 @@ pub struct ElicitRequestParamsRequestedSchema {
         PrimitiveSchemaDefinition,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1690,6 +1774,10 @@ pub struct ElicitResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1701,6 +1789,12 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"
+        )
+    )]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -1884,11 +1978,16 @@ pub struct EmbeddedResource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
@@ -1996,6 +2095,7 @@ pub type EmptyResult = ResultObject;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     #[serde(
@@ -2003,8 +2103,13 @@ pub struct EnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2047,6 +2152,12 @@ pub struct GetPromptRequest {
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2076,11 +2187,16 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2107,11 +2223,16 @@ pub struct ImageContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -2146,6 +2267,7 @@ pub struct Implementation {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2216,6 +2338,10 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2224,6 +2350,7 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[serde(rename = "protocolVersion")]
@@ -2250,6 +2377,7 @@ pub struct InitializeResult {
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2286,6 +2414,7 @@ pub struct JsonRpcErrorError {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -2442,6 +2571,7 @@ pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2457,6 +2587,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2482,6 +2613,7 @@ pub struct JsonRpcRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2509,6 +2641,7 @@ pub struct JsonRpcRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2543,6 +2676,7 @@ pub struct JsonRpcResponse {
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2565,6 +2699,7 @@ pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2590,6 +2725,10 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2600,6 +2739,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2622,6 +2762,10 @@ pub struct ListPromptsResult {
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ListResourceTemplatesRequestParams")
+    )]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2644,6 +2788,7 @@ pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2669,6 +2814,10 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2679,6 +2828,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -2702,6 +2852,7 @@ pub struct ListResourceTemplatesResult {
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2724,6 +2875,7 @@ pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2749,6 +2901,10 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2759,6 +2915,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2787,6 +2944,7 @@ pub struct ListResourcesResult {
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2812,6 +2970,7 @@ pub struct ListRootsRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2839,6 +2998,7 @@ pub struct ListRootsRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2866,6 +3026,10 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2890,6 +3054,7 @@ pub struct ListRootsResult {
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2912,6 +3077,7 @@ pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2937,6 +3103,10 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2947,6 +3117,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3068,6 +3239,7 @@ pub struct LoggingMessageNotificationParams {
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3100,6 +3272,7 @@ pub struct ModelHint {
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3137,6 +3310,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3146,6 +3320,7 @@ pub struct ModelPreferences {
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -3155,6 +3330,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -3164,6 +3340,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3184,6 +3361,7 @@ pub struct ModelPreferences {
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3194,12 +3372,16 @@ pub struct Notification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3272,6 +3454,7 @@ impl ::std::str::FromStr for NumberSchemaType {
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3294,6 +3477,7 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3318,6 +3502,10 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3328,6 +3516,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3349,6 +3538,7 @@ pub struct PaginatedResult {
 pub struct PingRequest {
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3374,6 +3564,7 @@ pub struct PingRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3401,6 +3592,7 @@ pub struct PingRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3554,6 +3746,7 @@ pub struct ProgressNotification {
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -3562,6 +3755,7 @@ pub struct ProgressNotificationParams {
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3667,14 +3861,20 @@ pub struct Prompt {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -3685,6 +3885,7 @@ pub struct Prompt {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3706,11 +3907,13 @@ pub struct Prompt {
 pub struct PromptArgument {
     /// A human-readable description of the argument.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -3719,6 +3922,7 @@ pub struct PromptArgument {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3740,6 +3944,7 @@ pub struct PromptArgument {
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3782,6 +3987,7 @@ pub struct PromptReference {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3847,6 +4053,10 @@ pub struct ReadResourceResult {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3955,6 +4165,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4060,6 +4271,7 @@ pub struct RequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4087,6 +4299,7 @@ pub struct RequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4112,16 +4325,22 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -4129,6 +4348,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4136,6 +4356,7 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4144,6 +4365,7 @@ pub struct Resource {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -4171,6 +4393,10 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4180,6 +4406,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -4209,16 +4436,22 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -4226,6 +4459,7 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4233,6 +4467,7 @@ pub struct ResourceLink {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4241,6 +4476,7 @@ pub struct ResourceLink {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::ResourceLink,
     /// The URI of this resource.
@@ -4265,6 +4501,7 @@ pub struct ResourceLink {
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4290,16 +4527,22 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     #[serde(
@@ -4307,6 +4550,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4317,6 +4561,7 @@ pub struct ResourceTemplate {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
@@ -4406,6 +4651,10 @@ pub struct ResultObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4476,6 +4725,10 @@ pub struct Root {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4483,6 +4736,7 @@ pub struct Root {
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -4510,6 +4764,7 @@ pub struct Root {
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4643,11 +4898,21 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4656,17 +4921,24 @@ pub struct ServerCapabilities {
     >,
     /// Present if the server supports sending log messages to the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4694,6 +4966,7 @@ pub struct ServerCapabilitiesPrompts {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4721,9 +4994,11 @@ pub struct ServerCapabilitiesResources {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4751,6 +5026,7 @@ pub struct ServerCapabilitiesTools {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5407,22 +5683,27 @@ pub struct SetLevelRequestParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
     #[serde(
         rename = "maxLength",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
     #[serde(
         rename = "minLength",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5555,11 +5836,16 @@ pub struct TextContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -5587,6 +5873,10 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5596,6 +5886,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -5625,6 +5916,10 @@ pub struct Tool {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5632,11 +5927,13 @@ pub struct Tool {
     ///
     /// Display name precedence order is: title, annotations.title, then name.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[serde(rename = "inputSchema")]
@@ -5650,6 +5947,7 @@ pub struct Tool {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5658,6 +5956,7 @@ pub struct Tool {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5695,6 +5994,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -5707,6 +6007,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -5719,6 +6020,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
@@ -5728,9 +6030,11 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5753,6 +6057,12 @@ pub struct ToolAnnotations {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5760,6 +6070,10 @@ pub struct ToolInputSchema {
         >,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5782,6 +6096,7 @@ pub struct ToolInputSchema {
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5805,6 +6120,12 @@ pub struct ToolListChangedNotification {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5812,6 +6133,10 @@ pub struct ToolOutputSchema {
         >,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.

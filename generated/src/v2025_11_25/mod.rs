@@ -33,6 +33,7 @@ pub struct Annotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -45,6 +46,7 @@ pub struct Annotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
@@ -52,6 +54,7 @@ pub struct Annotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -77,11 +80,16 @@ pub struct AudioContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -116,6 +124,7 @@ pub struct BaseMetadata {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -140,6 +149,10 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -151,6 +164,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -172,10 +186,13 @@ pub struct BlobResourceContents {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub default: ::std::option::Option<bool>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Boolean,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -215,9 +232,14 @@ pub struct CallToolRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "CallToolRequestParamsMeta"))]
     pub meta: ::std::option::Option<CallToolRequestParamsMeta>,
     /// Arguments to use for the tool call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -230,6 +252,7 @@ pub struct CallToolRequestParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -257,6 +280,7 @@ pub struct CallToolRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -282,6 +306,10 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -304,12 +332,17 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
     #[serde(
         rename = "structuredContent",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -451,6 +484,10 @@ pub struct CancelTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -466,6 +503,7 @@ pub struct CancelTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -479,6 +517,7 @@ pub struct CancelTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[serde(rename = "taskId")]
@@ -487,6 +526,10 @@ pub struct CancelTaskResult {
     ///
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
+    )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -541,11 +584,16 @@ pub struct CancelledNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -557,6 +605,7 @@ pub struct CancelledNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub request_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -578,9 +627,16 @@ pub struct CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -589,12 +645,15 @@ pub struct ClientCapabilities {
     >,
     /// Present if the client supports listing roots.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Present if the client supports task-augmented requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesTasks"))]
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -617,10 +676,18 @@ pub struct ClientCapabilities {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub form: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub url: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -650,6 +717,7 @@ pub struct ClientCapabilitiesRoots {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -674,11 +742,19 @@ pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub context: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether the client supports tool use via tools and toolChoice parameters.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub tools: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -704,16 +780,25 @@ pub struct ClientCapabilitiesSampling {
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this client supports tasks/list.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesTasksRequests"))]
     pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -737,9 +822,17 @@ pub struct ClientCapabilitiesTasks {
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for elicitation-related requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ClientCapabilitiesTasksRequestsElicitation")
+    )]
     pub elicitation: ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Task support for sampling-related requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ClientCapabilitiesTasksRequestsSampling")
+    )]
     pub sampling: ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -763,6 +856,10 @@ pub struct ClientCapabilitiesTasksRequests {
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub create: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -791,6 +888,10 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
         rename = "createMessage",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub create_message: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1709,11 +1810,13 @@ pub struct CompleteRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsMeta"))]
     pub meta: ::std::option::Option<CompleteRequestParamsMeta>,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1762,6 +1865,12 @@ pub struct CompleteRequestParamsArgument {
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1791,6 +1900,7 @@ pub struct CompleteRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1900,6 +2010,10 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1928,9 +2042,11 @@ pub struct CompleteResultCompletion {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -2123,6 +2239,7 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "CreateMessageRequestParamsMeta"))]
     pub meta: ::std::option::Option<CreateMessageRequestParamsMeta>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
@@ -2134,6 +2251,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "CreateMessageRequestParamsIncludeContext")
+    )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -2143,6 +2264,10 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2152,11 +2277,16 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
     #[serde(
         rename = "stopSequences",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
@@ -2165,6 +2295,7 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -2173,8 +2304,10 @@ pub struct CreateMessageRequestParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
@@ -2184,10 +2317,12 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Tool>"))]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2277,6 +2412,7 @@ pub struct CreateMessageRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2294,6 +2430,10 @@ pub struct CreateMessageResult {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2316,6 +2456,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2657,6 +2798,10 @@ pub struct CreateTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2701,11 +2846,13 @@ pub struct ElicitRequestFormParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ElicitRequestFormParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestFormParamsMeta>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
     /// The elicitation mode.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
@@ -2718,6 +2865,7 @@ pub struct ElicitRequestFormParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2745,6 +2893,7 @@ pub struct ElicitRequestFormParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2772,12 +2921,17 @@ pub struct ElicitRequestFormParamsRequestedSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2894,6 +3048,7 @@ pub struct ElicitRequestUrlParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ElicitRequestUrlParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestUrlParamsMeta>,
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
@@ -2910,6 +3065,7 @@ pub struct ElicitRequestUrlParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
@@ -2939,6 +3095,7 @@ pub struct ElicitRequestUrlParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2955,6 +3112,10 @@ pub struct ElicitResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2967,6 +3128,12 @@ pub struct ElicitResult {
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"
+        )
+    )]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -3314,11 +3481,16 @@ pub struct EmbeddedResource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
@@ -3610,6 +3782,7 @@ pub struct ErrorObject {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3650,9 +3823,16 @@ pub struct GetPromptRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "GetPromptRequestParamsMeta"))]
     pub meta: ::std::option::Option<GetPromptRequestParamsMeta>,
     /// Arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -3684,6 +3864,7 @@ pub struct GetPromptRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3709,11 +3890,16 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3776,6 +3962,10 @@ pub struct GetTaskPayloadResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3828,6 +4018,10 @@ pub struct GetTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3843,6 +4037,7 @@ pub struct GetTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -3856,6 +4051,7 @@ pub struct GetTaskResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[serde(rename = "taskId")]
@@ -3864,6 +4060,10 @@ pub struct GetTaskResult {
     ///
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
+    )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3890,12 +4090,17 @@ pub struct Icon {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     /// `data:` URI with Base64-encoded image data.
@@ -3912,6 +4117,7 @@ pub struct Icon {
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "IconTheme"))]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3990,6 +4196,7 @@ pub struct Icons {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4015,11 +4222,16 @@ pub struct ImageContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -4051,6 +4263,7 @@ pub struct Implementation {
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -4062,6 +4275,7 @@ pub struct Implementation {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4072,6 +4286,7 @@ pub struct Implementation {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
@@ -4080,6 +4295,7 @@ pub struct Implementation {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4118,6 +4334,7 @@ pub struct InitializeRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "InitializeRequestParamsMeta"))]
     pub meta: ::std::option::Option<InitializeRequestParamsMeta>,
     pub capabilities: ClientCapabilities,
     #[serde(rename = "clientInfo")]
@@ -4151,6 +4368,7 @@ pub struct InitializeRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4176,6 +4394,10 @@ pub struct InitializeResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4184,6 +4406,7 @@ pub struct InitializeResult {
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[serde(rename = "protocolVersion")]
@@ -4211,6 +4434,7 @@ pub struct InitializedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsInitialized,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4233,6 +4457,7 @@ pub struct InitializedNotification {
 pub struct JsonRpcErrorResponse {
     pub error: ErrorObject,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4391,6 +4616,10 @@ pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4408,6 +4637,10 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4534,8 +4767,10 @@ pub struct JsonRpcResultResponse {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
@@ -4545,8 +4780,13 @@ pub struct LegacyTitledEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4562,6 +4802,7 @@ pub struct ListPromptsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4587,6 +4828,10 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4597,6 +4842,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4612,6 +4858,7 @@ pub struct ListResourceTemplatesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4637,6 +4884,10 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4647,6 +4898,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -4663,6 +4915,7 @@ pub struct ListResourcesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4688,6 +4941,10 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4698,6 +4955,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4719,6 +4977,7 @@ pub struct ListRootsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4746,6 +5005,10 @@ pub struct ListRootsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4763,6 +5026,7 @@ pub struct ListTasksRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4788,6 +5052,10 @@ pub struct ListTasksResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4798,6 +5066,7 @@ pub struct ListTasksResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tasks: ::std::vec::Vec<Task>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4813,6 +5082,7 @@ pub struct ListToolsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4838,6 +5108,10 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4848,6 +5122,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4970,6 +5245,10 @@ pub struct LoggingMessageNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4979,6 +5258,7 @@ pub struct LoggingMessageNotificationParams {
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5011,6 +5291,7 @@ pub struct ModelHint {
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5048,6 +5329,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -5057,6 +5339,7 @@ pub struct ModelPreferences {
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -5066,6 +5349,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -5075,6 +5359,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5202,6 +5487,10 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5228,6 +5517,10 @@ pub struct NotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5240,14 +5533,19 @@ pub struct NotificationParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub default: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5313,6 +5611,7 @@ pub struct PaginatedRequest {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5338,10 +5637,12 @@ pub struct PaginatedRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParamsMeta"))]
     pub meta: ::std::option::Option<PaginatedRequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5369,6 +5670,7 @@ pub struct PaginatedRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5393,6 +5695,10 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5403,6 +5709,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5417,6 +5724,7 @@ pub struct PingRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::Ping,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5706,11 +6014,16 @@ pub struct ProgressNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional message describing the current progress.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -5719,6 +6032,7 @@ pub struct ProgressNotificationParams {
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5824,14 +6138,20 @@ pub struct Prompt {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -5843,6 +6163,7 @@ pub struct Prompt {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5853,6 +6174,7 @@ pub struct Prompt {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5874,11 +6196,13 @@ pub struct Prompt {
 pub struct PromptArgument {
     /// A human-readable description of the argument.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5887,6 +6211,7 @@ pub struct PromptArgument {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5909,6 +6234,7 @@ pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5951,6 +6277,7 @@ pub struct PromptReference {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5990,6 +6317,7 @@ pub struct ReadResourceRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ReadResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ReadResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -6019,6 +6347,7 @@ pub struct ReadResourceRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6043,6 +6372,10 @@ pub struct ReadResourceResult {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -6173,6 +6506,10 @@ pub struct RelatedTaskMetadata {
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6280,6 +6617,7 @@ pub struct RequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6307,6 +6645,7 @@ pub struct RequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6332,16 +6671,22 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6353,6 +6698,7 @@ pub struct Resource {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -6360,6 +6706,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6367,6 +6714,7 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6375,6 +6723,7 @@ pub struct Resource {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -6402,6 +6751,10 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6411,6 +6764,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -6440,16 +6794,22 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6461,6 +6821,7 @@ pub struct ResourceLink {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -6468,6 +6829,7 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6475,6 +6837,7 @@ pub struct ResourceLink {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6483,6 +6846,7 @@ pub struct ResourceLink {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::ResourceLink,
     /// The URI of this resource.
@@ -6508,6 +6872,7 @@ pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6533,6 +6898,7 @@ pub struct ResourceRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -6562,6 +6928,7 @@ pub struct ResourceRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6587,16 +6954,22 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6608,6 +6981,7 @@ pub struct ResourceTemplate {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     #[serde(
@@ -6615,6 +6989,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6625,6 +7000,7 @@ pub struct ResourceTemplate {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
@@ -6695,6 +7071,10 @@ pub struct ResourceUpdatedNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6723,6 +7103,10 @@ pub struct ResultObject {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -6794,6 +7178,10 @@ pub struct Root {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6801,6 +7189,7 @@ pub struct Root {
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -6829,6 +7218,7 @@ pub struct RootsListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsRootsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6844,6 +7234,10 @@ pub struct SamplingMessage {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7253,11 +7647,21 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -7266,20 +7670,28 @@ pub struct ServerCapabilities {
     >,
     /// Present if the server supports sending log messages to the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server supports task-augmented requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTasks"))]
     pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7307,6 +7719,7 @@ pub struct ServerCapabilitiesPrompts {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7334,9 +7747,11 @@ pub struct ServerCapabilitiesResources {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7360,16 +7775,25 @@ pub struct ServerCapabilitiesResources {
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this server supports tasks/list.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTasksRequests"))]
     pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7393,6 +7817,10 @@ pub struct ServerCapabilitiesTasks {
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "ServerCapabilitiesTasksRequestsTools")
+    )]
     pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7416,6 +7844,10 @@ pub struct ServerCapabilitiesTasksRequests {
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub call: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -7445,6 +7877,7 @@ pub struct ServerCapabilitiesTools {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8372,6 +8805,7 @@ pub struct SetLevelRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "SetLevelRequestParamsMeta"))]
     pub meta: ::std::option::Option<SetLevelRequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
@@ -8401,6 +8835,7 @@ pub struct SetLevelRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8506,24 +8941,30 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
     #[serde(
         rename = "maxLength",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
     #[serde(
         rename = "minLength",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -8629,6 +9070,7 @@ pub struct SubscribeRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "SubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<SubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -8658,6 +9100,7 @@ pub struct SubscribeRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8680,6 +9123,7 @@ pub struct Task {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -8693,6 +9137,7 @@ pub struct Task {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[serde(rename = "taskId")]
@@ -8701,6 +9146,10 @@ pub struct Task {
     ///
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
+    )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8726,6 +9175,7 @@ pub struct TaskAugmentedRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "TaskAugmentedRequestParamsMeta"))]
     pub meta: ::std::option::Option<TaskAugmentedRequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -8734,6 +9184,7 @@ pub struct TaskAugmentedRequestParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8761,6 +9212,7 @@ pub struct TaskAugmentedRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8783,6 +9235,7 @@ pub struct TaskAugmentedRequestParamsMeta {
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8883,6 +9336,10 @@ pub struct TaskStatusNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -8898,6 +9355,7 @@ pub struct TaskStatusNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -8911,6 +9369,7 @@ pub struct TaskStatusNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[serde(rename = "taskId")]
@@ -8919,6 +9378,10 @@ pub struct TaskStatusNotificationParams {
     ///
     /// Required, and may be `null`: `None` is written as `null`.
     #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
+    )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8944,11 +9407,16 @@ pub struct TextContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -8976,6 +9444,10 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -8985,6 +9457,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -9010,9 +9483,14 @@ pub struct TextResourceContents {
 pub struct TitledMultiSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
@@ -9022,6 +9500,7 @@ pub struct TitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
     #[serde(
@@ -9029,9 +9508,11 @@ pub struct TitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9099,15 +9580,18 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 pub struct TitledSingleSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
     #[serde(rename = "oneOf")]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9156,6 +9640,10 @@ pub struct Tool {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -9163,14 +9651,17 @@ pub struct Tool {
     ///
     /// Display name precedence order is: title, annotations.title, then name.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Execution-related properties for this tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolExecution"))]
     pub execution: ::std::option::Option<ToolExecution>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9182,6 +9673,7 @@ pub struct Tool {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[serde(rename = "inputSchema")]
@@ -9198,6 +9690,7 @@ pub struct Tool {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -9206,6 +9699,7 @@ pub struct Tool {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -9243,6 +9737,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -9255,6 +9750,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -9267,6 +9763,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
@@ -9276,9 +9773,11 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -9303,6 +9802,7 @@ pub struct ToolChoice {
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoiceMode"))]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -9397,6 +9897,7 @@ pub struct ToolExecution {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolExecutionTaskSupport"))]
     pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -9489,8 +9990,15 @@ pub struct ToolInputSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -9498,6 +10006,10 @@ pub struct ToolInputSchema {
         >,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9521,6 +10033,7 @@ pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -9551,8 +10064,15 @@ pub struct ToolOutputSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+        )
+    )]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -9560,6 +10080,10 @@ pub struct ToolOutputSchema {
         >,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9589,6 +10113,10 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -9606,6 +10134,7 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result object.
     ///
@@ -9614,6 +10143,10 @@ pub struct ToolResultContent {
         rename = "structuredContent",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9650,6 +10183,10 @@ pub struct ToolUseContent {
         rename = "_meta",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9700,6 +10237,7 @@ pub struct UnsubscribeRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "UnsubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<UnsubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -9729,6 +10267,7 @@ pub struct UnsubscribeRequestParamsMeta {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -9750,9 +10289,14 @@ pub struct UnsubscribeRequestParamsMeta {
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
@@ -9762,6 +10306,7 @@ pub struct UntitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
     #[serde(
@@ -9769,9 +10314,11 @@ pub struct UntitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9817,14 +10364,17 @@ pub struct UntitledMultiSelectEnumSchemaItems {
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9848,6 +10398,7 @@ pub struct UntitledSingleSelectEnumSchema {
 pub struct UrlElicitationRequiredError {
     pub error: UrlElicitationRequiredErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.

@@ -33,6 +33,7 @@ pub struct Annotations {
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -45,6 +46,7 @@ pub struct Annotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
@@ -52,6 +54,7 @@ pub struct Annotations {
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -76,9 +79,11 @@ pub struct AudioContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -113,6 +118,7 @@ pub struct BaseMetadata {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -136,6 +142,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
@@ -145,6 +152,7 @@ pub struct BlobResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -166,10 +174,13 @@ pub struct BlobResourceContents {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub default: ::std::option::Option<bool>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Boolean,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -186,6 +197,7 @@ pub struct CacheableResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -315,6 +327,10 @@ pub struct CallToolRequestParams {
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -323,6 +339,7 @@ pub struct CallToolRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the tool.
     pub name: ::std::string::String,
@@ -331,6 +348,7 @@ pub struct CallToolRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -355,6 +373,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: ::std::vec::Vec<ContentBlock>,
@@ -375,6 +394,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -394,6 +414,7 @@ pub struct CallToolResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -527,9 +548,11 @@ pub struct CancelledNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -556,9 +579,14 @@ pub struct CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
@@ -569,16 +597,25 @@ pub struct ClientCapabilities {
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+    )]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the client supports listing roots.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub roots: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the client supports sampling from an LLM.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -601,8 +638,10 @@ pub struct ClientCapabilities {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub form: ::std::option::Option<JsonObject>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub url: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -627,9 +666,11 @@ pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub context: ::std::option::Option<JsonObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub tools: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1006,6 +1047,7 @@ pub struct CompleteRequestParams {
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1054,6 +1096,12 @@ pub struct CompleteRequestParamsArgument {
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1164,6 +1212,7 @@ pub struct CompleteResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     pub completion: CompleteResultCompletion,
     /// Indicates the type of the result, which allows the client to determine
@@ -1199,9 +1248,11 @@ pub struct CompleteResultCompletion {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1418,6 +1469,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "CreateMessageRequestParamsIncludeContext")
+    )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -1427,6 +1482,7 @@ pub struct CreateMessageRequestParams {
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub metadata: ::std::option::Option<JsonObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     #[serde(
@@ -1434,11 +1490,16 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
     #[serde(
         rename = "stopSequences",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
@@ -1447,8 +1508,10 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
@@ -1458,10 +1521,12 @@ pub struct CreateMessageRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Tool>"))]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1542,6 +1607,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -1561,6 +1627,7 @@ pub struct CreateMessageResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1830,6 +1897,7 @@ pub struct DiscoverResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -1852,6 +1920,7 @@ pub struct DiscoverResult {
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1983,6 +2052,7 @@ pub struct ElicitRequestFormParams {
     pub message: ::std::string::String,
     /// The elicitation mode.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
@@ -2014,12 +2084,17 @@ pub struct ElicitRequestFormParamsRequestedSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2154,6 +2229,12 @@ pub struct ElicitResult {
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"
+        )
+    )]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -2370,9 +2451,11 @@ pub struct EmbeddedResource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     pub r#type: consts::Resource,
@@ -2665,6 +2748,7 @@ pub struct ErrorObject {
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -2703,6 +2787,12 @@ pub struct GetPromptRequestParams {
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+        )
+    )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2711,6 +2801,7 @@ pub struct GetPromptRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
@@ -2719,6 +2810,7 @@ pub struct GetPromptRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2743,9 +2835,11 @@ pub struct GetPromptResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An optional description for the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Indicates the type of the result, which allows the client to determine
@@ -2874,6 +2968,7 @@ impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
 pub struct HeaderMismatchError {
     pub error: HeaderMismatchErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2898,6 +2993,7 @@ pub struct HeaderMismatchErrorError {
     pub code: consts::Minus32020,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -2926,12 +3022,17 @@ pub struct Icon {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     /// `data:` URI with Base64-encoded image data.
@@ -2948,6 +3049,7 @@ pub struct Icon {
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "IconTheme"))]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3026,6 +3128,7 @@ pub struct Icons {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3050,9 +3153,11 @@ pub struct ImageContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -3084,6 +3189,7 @@ pub struct Implementation {
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -3095,6 +3201,7 @@ pub struct Implementation {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -3105,6 +3212,7 @@ pub struct Implementation {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The version of this implementation.
     pub version: ::std::string::String,
@@ -3114,6 +3222,7 @@ pub struct Implementation {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3254,18 +3363,21 @@ pub struct InputRequiredResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     #[serde(
         rename = "inputRequests",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "InputRequests"))]
     pub input_requests: ::std::option::Option<InputRequests>,
     #[serde(
         rename = "requestState",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -3401,12 +3513,14 @@ pub struct InputResponseRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     #[serde(
         rename = "requestState",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3438,6 +3552,7 @@ pub struct InternalError {
     pub code: consts::Minus32603,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3472,6 +3587,7 @@ pub struct InvalidParamsError {
     pub code: consts::Minus32602,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3497,6 +3613,7 @@ pub struct InvalidRequestError {
     pub code: consts::Minus32600,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3527,6 +3644,7 @@ pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 pub struct JsonRpcErrorResponse {
     pub error: ErrorObject,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3690,6 +3808,10 @@ pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3707,6 +3829,10 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3841,8 +3967,10 @@ pub type JsonValue = serde_json::Value;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
@@ -3852,8 +3980,13 @@ pub struct LegacyTitledEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3883,6 +4016,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -3903,6 +4037,7 @@ pub struct ListPromptsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Indicates the type of the result, which allows the client to determine
@@ -4025,6 +4160,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4045,6 +4181,7 @@ pub struct ListResourceTemplatesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[serde(rename = "resourceTemplates")]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -4168,6 +4305,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4188,6 +4326,7 @@ pub struct ListResourcesResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Indicates the type of the result, which allows the client to determine
@@ -4309,6 +4448,7 @@ pub struct ListResourcesResultResponse {
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4333,6 +4473,7 @@ pub struct ListRootsRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4382,6 +4523,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4402,6 +4544,7 @@ pub struct ListToolsResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -4616,6 +4759,7 @@ pub struct LoggingMessageNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: serde_json::Value,
@@ -4623,6 +4767,7 @@ pub struct LoggingMessageNotificationParams {
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4667,6 +4812,7 @@ pub struct MethodNotFoundError {
     pub code: consts::Minus32601,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -4692,6 +4838,7 @@ pub struct MethodNotFoundError {
 pub struct MissingRequiredClientCapabilityError {
     pub error: MissingRequiredClientCapabilityErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4772,6 +4919,7 @@ pub struct ModelHint {
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4809,6 +4957,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -4818,6 +4967,7 @@ pub struct ModelPreferences {
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
@@ -4827,6 +4977,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
@@ -4836,6 +4987,7 @@ pub struct ModelPreferences {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4963,6 +5115,10 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
 pub struct Notification {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4999,6 +5155,7 @@ pub struct NotificationMetaObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5023,6 +5180,7 @@ pub struct NotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5033,14 +5191,19 @@ pub struct NotificationParams {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub default: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5129,6 +5292,7 @@ pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5152,6 +5316,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -5160,6 +5325,7 @@ pub struct PaginatedResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5192,6 +5358,7 @@ pub struct ParseError {
     pub code: consts::Minus32700,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -5482,9 +5649,11 @@ pub struct ProgressNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional message describing the current progress.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -5493,6 +5662,7 @@ pub struct ProgressNotificationParams {
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5597,12 +5767,15 @@ pub struct Prompt {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A list of arguments to use for templating the prompt.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -5614,6 +5787,7 @@ pub struct Prompt {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5624,6 +5798,7 @@ pub struct Prompt {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5645,11 +5820,13 @@ pub struct Prompt {
 pub struct PromptArgument {
     /// A human-readable description of the argument.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5658,6 +5835,7 @@ pub struct PromptArgument {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5680,6 +5858,7 @@ pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5722,6 +5901,7 @@ pub struct PromptReference {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5762,12 +5942,14 @@ pub struct ReadResourceRequestParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     #[serde(
         rename = "requestState",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -5785,6 +5967,7 @@ pub struct ReadResourceResult {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6079,6 +6262,10 @@ impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResu
 pub struct Request {
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+    )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6203,6 +6390,7 @@ pub struct RequestMetaObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "Implementation"))]
     pub io_modelcontextprotocol_client_info: ::std::option::Option<Implementation>,
     /// The desired log level for this request. Optional.
     ///
@@ -6214,6 +6402,7 @@ pub struct RequestMetaObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "LoggingLevel"))]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
@@ -6229,6 +6418,7 @@ pub struct RequestMetaObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6273,14 +6463,17 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6292,6 +6485,7 @@ pub struct Resource {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -6299,6 +6493,7 @@ pub struct Resource {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6306,6 +6501,7 @@ pub struct Resource {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6314,6 +6510,7 @@ pub struct Resource {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -6340,6 +6537,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -6347,6 +6545,7 @@ pub struct ResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -6375,14 +6574,17 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6394,6 +6596,7 @@ pub struct ResourceLink {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -6401,6 +6604,7 @@ pub struct ResourceLink {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6408,6 +6612,7 @@ pub struct ResourceLink {
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6416,6 +6621,7 @@ pub struct ResourceLink {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::ResourceLink,
     /// The URI of this resource.
@@ -6441,6 +6647,7 @@ pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6487,14 +6694,17 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6506,6 +6716,7 @@ pub struct ResourceTemplate {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
     #[serde(
@@ -6513,6 +6724,7 @@ pub struct ResourceTemplate {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6523,6 +6735,7 @@ pub struct ResourceTemplate {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[serde(rename = "uriTemplate")]
@@ -6592,6 +6805,7 @@ pub struct ResourceUpdatedNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
@@ -6629,6 +6843,7 @@ pub struct ResultMetaObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6654,6 +6869,7 @@ pub struct ResultObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6737,11 +6953,13 @@ pub struct Root {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with `file://` for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -6761,6 +6979,7 @@ pub struct SamplingMessage {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: SamplingMessageContent,
     pub role: Role,
@@ -7167,9 +7386,14 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub completions: ::std::option::Option<JsonObject>,
     /// Experimental, non-standard capabilities that the server supports.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+    )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
@@ -7180,20 +7404,28 @@ pub struct ServerCapabilities {
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+    )]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the server supports sending log messages to the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
     pub logging: ::std::option::Option<JsonObject>,
     /// Present if the server offers any prompt templates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7221,6 +7453,7 @@ pub struct ServerCapabilitiesPrompts {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7248,9 +7481,11 @@ pub struct ServerCapabilitiesResources {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7278,6 +7513,7 @@ pub struct ServerCapabilitiesTools {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8001,24 +8237,30 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
     #[serde(
         rename = "maxLength",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
     #[serde(
         rename = "minLength",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -8115,6 +8357,7 @@ pub struct SubscriptionFilter {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub prompts_list_changed: ::std::option::Option<bool>,
     /// Subscribe to [`notifications/resources/updated`](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
@@ -8122,6 +8365,10 @@ pub struct SubscriptionFilter {
         rename = "resourceSubscriptions",
         default,
         skip_serializing_if = "::std::option::Option::is_none",
+    )]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub resource_subscriptions: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
@@ -8132,6 +8379,7 @@ pub struct SubscriptionFilter {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub resources_list_changed: ::std::option::Option<bool>,
     /// If true, receive [`notifications/tools/list_changed`](ToolListChangedNotification).
     #[serde(
@@ -8139,6 +8387,7 @@ pub struct SubscriptionFilter {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub tools_list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8193,6 +8442,7 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -8288,6 +8538,7 @@ pub struct SubscriptionsListenResultMetaObject {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
@@ -8332,9 +8583,11 @@ pub struct TextContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -8361,6 +8614,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
     #[serde(
@@ -8368,6 +8622,7 @@ pub struct TextResourceContents {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -8393,9 +8648,14 @@ pub struct TextResourceContents {
 pub struct TitledMultiSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
@@ -8405,6 +8665,7 @@ pub struct TitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
     #[serde(
@@ -8412,9 +8673,11 @@ pub struct TitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -8482,15 +8745,18 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 pub struct TitledSingleSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
     #[serde(rename = "oneOf")]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -8538,16 +8804,19 @@ pub struct Tool {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8559,6 +8828,7 @@ pub struct Tool {
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -8587,6 +8857,7 @@ pub struct Tool {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -8595,6 +8866,7 @@ pub struct Tool {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8632,6 +8904,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -8644,6 +8917,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -8656,6 +8930,7 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
@@ -8665,9 +8940,11 @@ pub struct ToolAnnotations {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8692,6 +8969,7 @@ pub struct ToolChoice {
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoiceMode"))]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8792,6 +9070,7 @@ pub struct ToolInputSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -8815,6 +9094,7 @@ pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8844,6 +9124,7 @@ pub struct ToolOutputSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8870,6 +9151,7 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The unstructured result content of the tool use.
     ///
@@ -8885,6 +9167,7 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result value.
     ///
@@ -8895,6 +9178,7 @@ pub struct ToolResultContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// The ID of the tool use this result corresponds to.
     ///
@@ -8927,6 +9211,7 @@ pub struct ToolUseContent {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A unique identifier for this tool use.
     ///
@@ -8960,6 +9245,7 @@ pub struct ToolUseContent {
 pub struct UnsupportedProtocolVersionError {
     pub error: UnsupportedProtocolVersionErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9031,9 +9317,14 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(with = "::std::vec::Vec<::std::string::String>")
+    )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
@@ -9043,6 +9334,7 @@ pub struct UntitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
     #[serde(
@@ -9050,9 +9342,11 @@ pub struct UntitledMultiSelectEnumSchema {
         default,
         skip_serializing_if = "::std::option::Option::is_none",
     )]
+    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -9098,14 +9392,17 @@ pub struct UntitledMultiSelectEnumSchemaItems {
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
