@@ -7,8 +7,19 @@
 
 /// Renders a description as doc lines. `resolve` maps a schema definition name to the
 /// Rust path to link to.
+/// Code points that change the direction of text: rustc denies them in doc comments
+/// (`text_direction_codepoint_in_literal`), so they are written as `U+XXXX`.
+fn visible_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => format!("U+{:04X}", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 pub fn render(text: &str, resolve: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
-    let linked = rewrite_links(text, resolve);
+    let linked = rewrite_links(&visible_controls(text), resolve);
     let mut out = Vec::new();
     let mut in_fence = false;
     for line in linked.lines() {

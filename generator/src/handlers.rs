@@ -117,7 +117,6 @@ pub fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
         #![doc = ""]
         #![doc = " A server implements [`ServerHandler`] and feeds every incoming request and notification to [`serve_client_message`]; responses to its own requests go to whoever awaits them (see [`route`](crate::rt::service::route)). It calls the client through [`ClientPeer`]. A client mirrors this with [`ClientHandler`], [`serve_server_message`] and [`ServerPeer`]."]
         #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
-        use crate::rt::jsonrpc::ErrorObject;
         use crate::rt::service::{NotificationContext, Policy, RequestContext};
 
         #server_trait
@@ -175,7 +174,7 @@ fn handler_trait(
         items.push(quote! {
             #[doc = #doc]
             fn #f(&self, #param cx: RequestContext<#peer>)
-                -> impl ::std::future::Future<Output = ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, ErrorObject>> + Send {
+                -> impl ::std::future::Future<Output = ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, crate::rt::jsonrpc::ErrorObject>> + Send {
                 async move { Err(crate::rt::service::method_not_found(#method)) }
             }
         });

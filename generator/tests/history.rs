@@ -15,10 +15,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use mcp_codegen::{Input, generate};
+
+mod common;
+use common::*;
 
 /// The corpus directory, from `MCP_SPEC_HISTORY` only.
 fn corpus() -> PathBuf {
@@ -181,58 +183,6 @@ fn pick_drafts<'a>(drafts: &[&'a str]) -> Vec<&'a str> {
     picked.into_iter().map(|j| drafts[j]).collect()
 }
 
-/// The `serde` and `serde_json` requirement lines of `generated/Cargo.toml`, so the
-/// scratch crate builds against what the real crate asks for.
-fn serde_dependencies(manifest: &Path) -> String {
-    let text = fs::read_to_string(manifest)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", manifest.display()));
-    let mut section = "";
-    let mut lines = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') {
-            section = trimmed;
-        } else if section == "[dependencies]"
-            && (trimmed.starts_with("serde ") || trimmed.starts_with("serde_json "))
-        {
-            lines.push(trimmed);
-        }
-    }
-    assert_eq!(
-        lines.len(),
-        2,
-        "expected `serde = …` and `serde_json = …` under [dependencies] of {}",
-        manifest.display()
-    );
-    lines.join("\n") + "\n"
-}
-
-/// Writes `contents` to `path` unless it already holds exactly that, so a rerun with an
-/// unchanged generator leaves cargo nothing to rebuild.
-fn write_if_changed(path: &Path, contents: &str) {
-    if fs::read_to_string(path).is_ok_and(|old| old == contents) {
-        return;
-    }
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, contents).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-}
-
-/// The first errors of cargo's stderr: from the first `error`/`warning` line, at most
-/// `max` lines.
-fn first_errors(stderr: &str, max: usize) -> String {
-    let lines: Vec<&str> = stderr.lines().collect();
-    let start = lines
-        .iter()
-        .position(|l| l.starts_with("error") || l.starts_with("warning"))
-        .unwrap_or(0);
-    let end = lines.len().min(start + max);
-    let mut out = lines[start..end].join("\n");
-    if end < lines.len() {
-        out.push_str(&format!("\n… ({} more lines)", lines.len() - end));
-    }
-    out
-}
-
 #[test]
 #[ignore = "needs the upstream history corpus: set MCP_SPEC_HISTORY"]
 fn sampled_draft_revisions_compile() {
@@ -302,35 +252,15 @@ fn sampled_draft_revisions_compile() {
         }
     }
     write_if_changed(&src.join("lib.rs"), &lib);
-    write_if_changed(
-        &scratch.join("Cargo.toml"),
-        &format!(
-            "[package]\nname = \"history-compile\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
-             publish = false\n\n[workspace]\n\n[lib]\npath = \"src/lib.rs\"\n\n\
-             # Declared, never enabled: the generated code has `cfg(feature = \"schemars\")`.\n\
-             [features]\nschemars = []\n\n\
-             # A debug build without debug info: the check is that it compiles.\n\
-             [profile.dev]\ndebug = false\n\n[dependencies]\n{}",
-            serde_dependencies(&workspace.join("generated/Cargo.toml"))
-        ),
-    );
-    // The workspace lockfile pins the versions already in the local registry cache.
-    fs::copy(workspace.join("Cargo.lock"), scratch.join("Cargo.lock")).unwrap();
-
     let generated = started.elapsed();
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let build = Instant::now();
-    let out = Command::new(cargo)
-        .current_dir(&scratch)
-        .args(["build", "--offline", "--quiet", "--target-dir"])
-        .arg(scratch.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_RUSTFLAGS")
-        .env("CARGO_INCREMENTAL", "0")
-        .env("CARGO_TERM_COLOR", "never")
-        .output()
-        .expect("cannot run cargo");
+    let out = scratch_crate(
+        &workspace,
+        &scratch,
+        "history-compile",
+        &["build"],
+        "RUSTFLAGS",
+    );
     let took = build.elapsed();
     if !out.status.success() {
         panic!(

@@ -19,6 +19,46 @@ pub fn root() -> std::path::PathBuf {
         .to_path_buf()
 }
 
+/// One official example: the definition its folder names, `Folder/file.json`, the value.
+pub struct Example {
+    /// The definition (folder name).
+    pub definition: String,
+    /// `Folder/file.json`.
+    pub case: String,
+    /// The parsed file.
+    pub value: serde_json::Value,
+}
+
+/// The official examples of a version (`schema/<version>/examples/<Definition>/*.json`),
+/// sorted; empty where upstream publishes none.
+pub fn examples(version: &str) -> Vec<Example> {
+    let dir = root().join("schema").join(version).join("examples");
+    let sorted = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut all: Vec<_> = std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        all.sort();
+        all
+    };
+    let mut out = Vec::new();
+    for folder in sorted(&dir) {
+        let definition = folder.file_name().unwrap().to_string_lossy().to_string();
+        for file in sorted(&folder) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            out.push(Example {
+                case: format!(
+                    "{definition}/{}",
+                    file.file_name().unwrap().to_string_lossy()
+                ),
+                definition: definition.clone(),
+                value: serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{}: {e}", file.display())),
+            });
+        }
+    }
+    out
+}
+
 pub mod fuzz;
 
 #[rustfmt::skip]

@@ -28,48 +28,28 @@ fn official_examples_round_trip() {
     let mut expected = Vec::new();
     for h in VERSIONS {
         let (version, roundtrip) = (&h.version, h.roundtrip);
-        let dir = root().join("schema").join(version).join("examples");
-        let Ok(folders) = fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut folders: Vec<_> = folders.flatten().map(|e| e.path()).collect();
-        folders.sort();
         let (mut total, mut passed) = (0, 0);
-        for folder in folders {
-            let definition = folder.file_name().unwrap().to_string_lossy().to_string();
-            let mut files: Vec<_> = fs::read_dir(&folder)
-                .unwrap()
-                .flatten()
-                .map(|e| e.path())
-                .collect();
-            files.sort();
-            for file in files {
-                let case = format!(
-                    "{definition}/{}",
-                    file.file_name().unwrap().to_string_lossy()
-                );
-                let value: Value =
-                    serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
-                total += 1;
-                let outcome = match roundtrip(&definition, value.clone()) {
-                    None => Err(format!("no generated type for definition `{definition}`")),
-                    Some(Err(e)) => Err(e),
-                    Some(Ok(back)) if back == value => Ok(()),
-                    Some(Ok(back)) => Err(format!(
-                        "changed on the round trip:\n  in:  {value}\n  out: {back}"
-                    )),
-                };
-                let expected_failure = EXPECTED_FAILURES
-                    .iter()
-                    .find(|(v, c, _)| v == version && *c == case);
-                match (outcome, expected_failure) {
-                    (Ok(()), None) => passed += 1,
-                    (Err(e), Some(_)) => expected.push(format!("{version} {case}: {e}")),
-                    (Ok(()), Some((_, _, why))) => unexpected.push(format!(
-                        "{version} {case} now passes; remove it from EXPECTED_FAILURES (was: {why})"
-                    )),
-                    (Err(e), None) => unexpected.push(format!("{version} {case}: {e}")),
-                }
+        for example in mcp_tests::examples(version) {
+            let (definition, case, value) = (example.definition, example.case, example.value);
+            total += 1;
+            let outcome = match roundtrip(&definition, value.clone()) {
+                None => Err(format!("no generated type for definition `{definition}`")),
+                Some(Err(e)) => Err(e),
+                Some(Ok(back)) if back == value => Ok(()),
+                Some(Ok(back)) => Err(format!(
+                    "changed on the round trip:\n  in:  {value}\n  out: {back}"
+                )),
+            };
+            let expected_failure = EXPECTED_FAILURES
+                .iter()
+                .find(|(v, c, _)| v == version && *c == case);
+            match (outcome, expected_failure) {
+                (Ok(()), None) => passed += 1,
+                (Err(e), Some(_)) => expected.push(format!("{version} {case}: {e}")),
+                (Ok(()), Some((_, _, why))) => unexpected.push(format!(
+                    "{version} {case} now passes; remove it from EXPECTED_FAILURES (was: {why})"
+                )),
+                (Err(e), None) => unexpected.push(format!("{version} {case}: {e}")),
             }
         }
         if total > 0 {

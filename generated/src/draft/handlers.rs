@@ -6,8 +6,6 @@
 //!
 //! A server implements [`ServerHandler`] and feeds every incoming request and notification to [`serve_client_message`]; responses to its own requests go to whoever awaits them (see [`route`](crate::rt::service::route)). It calls the client through [`ClientPeer`]. A client mirrors this with [`ClientHandler`], [`serve_server_message`] and [`ServerPeer`].
 #![allow(clippy::too_many_arguments, clippy::match_single_binding, unused_variables)]
-use crate::rt::jsonrpc::ErrorObject;
-
 use crate::rt::service::{NotificationContext, Policy, RequestContext};
 
 /// What a server answers in `draft`: one method per request a client sends, one `on_*` method per notification. Every method has a default: requests answer -32601 (method not found) naming the method; notifications are ignored. Implement the ones you serve.
@@ -20,7 +18,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::Complete as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("completion/complete")) }
@@ -33,7 +31,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::GetPrompt as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("prompts/get")) }
@@ -46,7 +44,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::ListPrompts as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("prompts/list")) }
@@ -59,7 +57,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::ListResources as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("resources/list")) }
@@ -72,7 +70,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::ReadResource as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("resources/read")) }
@@ -85,7 +83,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move {
@@ -100,7 +98,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::Discover as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("server/discover")) }
@@ -113,7 +111,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::SubscriptionsListen as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("subscriptions/listen")) }
@@ -126,7 +124,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::CallTool as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("tools/call")) }
@@ -139,7 +137,7 @@ pub trait ServerHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::ListTools as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("tools/list")) }
@@ -164,7 +162,7 @@ pub trait ClientHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::Elicit as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("elicitation/create")) }
@@ -177,7 +175,7 @@ pub trait ClientHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::ListRoots as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move { Err(crate::rt::service::method_not_found("roots/list")) }
@@ -190,7 +188,7 @@ pub trait ClientHandler: Send + Sync {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
             <super::methods::CreateMessage as crate::rt::method::Request>::Result,
-            ErrorObject,
+            crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
         async move {
