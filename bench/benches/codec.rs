@@ -1,0 +1,260 @@
+//! Decode and encode throughput of the corpus (see `mcp_bench`), per protocol version and
+//! message group, side by side in one run:
+//!
+//! - `decode_typed`: the typed entry point (`methods::decode_from_client` /
+//!   `decode_from_server`, then `ServerResult::decode` / `ClientResult::decode` for a
+//!   response, so the whole payload is typed);
+//! - `decode_value`: `serde_json::from_slice::<serde_json::Value>`;
+//! - `decode_ignored`: `serde_json::from_slice::<serde::de::IgnoredAny>`, the floor: only
+//!   validating the JSON;
+//! - `encode_typed`: the decoded messages back to bytes through `rt::jsonrpc::encode` and
+//!   `serde_json::to_vec`;
+//! - `encode_value`: `serde_json::to_vec` of the parsed `Value`s.
+//!
+//! Each iteration handles every message of the group. Criterion reports time and MB/s
+//! (10^6 bytes of input per second); the summary at the end adds messages per second and
+//! the ratios. By default the synthetic groups run for 2025-11-25 and 2026-07-28 and the
+//! examples for every version that has them; `MCP_BENCH_ALL_VERSIONS=1` runs the synthetic
+//! groups for every version.
+//!
+//! `cargo bench -p mcp-bench --bench codec` (add `-- <filter>` to run some groups only,
+//! e.g. `-- v2026_07_28.tools_list`).
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, SamplingMode, Throughput};
+use mcp_bench::{Corpus, EachVersion, Group, Typed, corpus, each_version};
+use serde::de::IgnoredAny;
+use serde_json::Value;
+
+/// Versions whose synthetic groups run by default.
+const DEFAULT_SYNTHETIC: &[&str] = &["2025-11-25", "2026-07-28"];
+
+/// The functions of every group, in the order they run.
+const FUNCTIONS: &[&str] = &[
+    "decode_typed",
+    "decode_value",
+    "decode_ignored",
+    "encode_typed",
+    "encode_value",
+];
+
+/// A group that ran (at least one of its functions did).
+struct Ran {
+    id: String,
+    bytes: u64,
+    messages: usize,
+}
+
+struct Bench<'a> {
+    c: &'a mut Criterion,
+    all_versions: bool,
+    ran: Vec<Ran>,
+}
+
+impl EachVersion for Bench<'_> {
+    fn visit<T: Typed>(&mut self) {
+        let corpus: Corpus = corpus::<T>().unwrap_or_else(|e| panic!("{}: {e}", T::VERSION));
+        for (name, why) in &corpus.skipped {
+            eprintln!("note: {} example {name} left out: {why}", T::VERSION);
+        }
+        for group in &corpus.groups {
+            let synthetic = group.name != "examples";
+            if synthetic && !self.all_versions && !DEFAULT_SYNTHETIC.contains(&T::VERSION) {
+                continue;
+            }
+            if let Some(ran) = bench_group::<T>(self.c, group) {
+                self.ran.push(ran);
+            }
+        }
+    }
+}
+
+/// Measures one group; `Some` if any of its functions ran (was not filtered out).
+fn bench_group<T: Typed>(c: &mut Criterion, group: &Group) -> Option<Ran> {
+    let id = format!("{}.{}", T::MODULE, group.name);
+    let entries = &group.entries;
+    let decoded: Vec<T::Decoded> = entries
+        .iter()
+        .map(|e| T::decode(e).unwrap_or_else(|err| panic!("{id} {}: {err}", e.name)))
+        .collect();
+    let values: Vec<Value> = entries
+        .iter()
+        .map(|e| serde_json::from_slice(&e.bytes).expect("the corpus is JSON"))
+        .collect();
+    let ran = RefCell::new(BTreeSet::new());
+    let mark = |f: &'static str| {
+        ran.borrow_mut().insert(f);
+    };
+
+    let mut g = c.benchmark_group(&id);
+    g.throughput(Throughput::BytesDecimal(group.bytes()));
+    if group.bytes() > 64 * 1024 {
+        g.sampling_mode(SamplingMode::Flat);
+    }
+    g.bench_function("decode_typed", |b| {
+        mark("decode_typed");
+        b.iter(|| {
+            for e in entries {
+                black_box(T::decode(black_box(e)).expect("decoded before"));
+            }
+        })
+    });
+    g.bench_function("decode_value", |b| {
+        mark("decode_value");
+        b.iter(|| {
+            for e in entries {
+                black_box(serde_json::from_slice::<Value>(black_box(&e.bytes)).unwrap());
+            }
+        })
+    });
+    g.bench_function("decode_ignored", |b| {
+        mark("decode_ignored");
+        b.iter(|| {
+            for e in entries {
+                black_box(serde_json::from_slice::<IgnoredAny>(black_box(&e.bytes)).unwrap());
+            }
+        })
+    });
+    g.bench_function("encode_typed", |b| {
+        mark("encode_typed");
+        b.iter(|| {
+            for d in &decoded {
+                black_box(T::encode(black_box(d)).expect("encodes"));
+            }
+        })
+    });
+    g.bench_function("encode_value", |b| {
+        mark("encode_value");
+        b.iter(|| {
+            for v in &values {
+                black_box(serde_json::to_vec(black_box(v)).unwrap());
+            }
+        })
+    });
+    g.finish();
+    (!ran.borrow().is_empty()).then(|| Ran {
+        id,
+        bytes: group.bytes(),
+        messages: group.len(),
+    })
+}
+
+/// Where criterion keeps its results: `$CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`,
+/// or the `criterion/` folder of the target directory this binary was built in.
+fn criterion_home() -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return Some(PathBuf::from(home));
+    }
+    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
+        return Some(Path::new(&target).join("criterion"));
+    }
+    let exe = std::env::current_exe().ok()?;
+    exe.ancestors()
+        .map(|dir| dir.join("criterion"))
+        .find(|dir| dir.is_dir())
+}
+
+/// The median time of one iteration, in seconds, from this run's estimates.
+fn median(home: &Path, group: &str, function: &str) -> Option<f64> {
+    let path = home
+        .join(group)
+        .join(function)
+        .join("new")
+        .join("estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v.pointer("/median/point_estimate")?
+        .as_f64()
+        .map(|ns| ns / 1e9)
+}
+
+/// The summary: MB/s and messages/s of each function, and the ratios of the typed entry
+/// point's time to the others'.
+fn summary(ran: &[Ran]) {
+    let Some(home) = criterion_home() else {
+        return;
+    };
+    let rows: Vec<(&Ran, Vec<Option<f64>>)> = ran
+        .iter()
+        .map(|r| {
+            let times = FUNCTIONS.iter().map(|f| median(&home, &r.id, f)).collect();
+            (r, times)
+        })
+        .collect();
+    if rows.iter().all(|(_, t)| t.iter().all(Option::is_none)) {
+        return;
+    }
+    let mb = |r: &Ran, t: Option<f64>| {
+        t.map_or("n/a".to_string(), |t| {
+            format!("{:.1}", r.bytes as f64 / t / 1e6)
+        })
+    };
+    let per_s = |r: &Ran, t: Option<f64>| {
+        t.map_or("n/a".to_string(), |t| {
+            let x = r.messages as f64 / t;
+            if x >= 1e6 {
+                format!("{:.2}M", x / 1e6)
+            } else if x >= 1e3 {
+                format!("{:.1}k", x / 1e3)
+            } else {
+                format!("{x:.1}")
+            }
+        })
+    };
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.2}x", a / b),
+        _ => "n/a".to_string(),
+    };
+    println!();
+    println!(
+        "Summary (medians; MB = 10^6 bytes of compact input JSON; ratio = time of typed / time of the other)"
+    );
+    println!();
+    println!(
+        "| group | bytes | msgs | decode typed MB/s | msg/s | Value MB/s | IgnoredAny MB/s | typed/IgnoredAny | typed/Value | encode typed MB/s | msg/s | Value MB/s | typed/Value |"
+    );
+    println!(
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for (r, t) in rows {
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.id,
+            r.bytes,
+            r.messages,
+            mb(r, t[0]),
+            per_s(r, t[0]),
+            mb(r, t[1]),
+            mb(r, t[2]),
+            ratio(t[0], t[2]),
+            ratio(t[0], t[1]),
+            mb(r, t[3]),
+            per_s(r, t[3]),
+            mb(r, t[4]),
+            ratio(t[3], t[4]),
+        );
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    let all_versions = std::env::var_os("MCP_BENCH_ALL_VERSIONS").is_some_and(|v| v == "1");
+    let mut bench = Bench {
+        c: &mut c,
+        all_versions,
+        ran: Vec::new(),
+    };
+    each_version(&mut bench);
+    let ran = bench.ran;
+    c.final_summary();
+    summary(&ran);
+}

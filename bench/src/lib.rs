@@ -1,0 +1,835 @@
+//! The corpus the codec benchmarks measure, and the typed entry point of every protocol
+//! version behind one trait.
+//!
+//! A [`Corpus`] holds, for one protocol version, named [`Group`]s of whole JSON-RPC
+//! messages as compact bytes, each with the side that sent it (so the side that decodes
+//! it) and, for a response, the method of the request it answers:
+//!
+//! - `examples`: every official example under `schema/<version>/examples/` that is a whole
+//!   JSON-RPC message (has `"jsonrpc"`);
+//! - `tools_list_1000`: a `tools/list` response with 1 000 tools, each with a rich
+//!   `inputSchema` (nested properties, enums, descriptions), annotations where the version
+//!   has them;
+//! - `resources_read_1mb`: a `resources/read` response with a 1 MB base64 blob;
+//! - `progress_10000`: 10 000 small `notifications/progress` notifications;
+//! - `structured_deep_64`: a `tools/call` response whose `structuredContent` nests 64
+//!   levels deep (versions that have `structuredContent`).
+//!
+//! The synthetic messages are shaped by the version's `schema.json` (which fields exist,
+//! which are required), so each one is valid for its version; the unit tests check that
+//! every one decodes through the typed entry point.
+//!
+//! [`Typed`] is the typed entry point of one version: `methods::decode_from_client` /
+//! `decode_from_server`, then, for a response, `ServerResult::decode` / `ClientResult::decode`
+//! by the method it answers; and back with `rt::jsonrpc::encode` and `serde_json::to_vec`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use mcp_spec_types::rt::jsonrpc::{self, Id, Message, UnknownMethods};
+use mcp_spec_types::rt::method::{Direction, MessageKind};
+use serde_json::{Map, Value, json};
+
+/// Who sent a message, so which side decodes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Sent by the client: the server decodes it (`decode_from_client`).
+    Client,
+    /// Sent by the server: the client decodes it (`decode_from_server`).
+    Server,
+}
+
+/// One message of the corpus.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// Where it comes from: the example file, or the synthetic kind and index.
+    pub name: String,
+    /// The message as compact JSON.
+    pub bytes: Vec<u8>,
+    /// Who sent it.
+    pub from: Side,
+    /// For a response: the method of the request it answers.
+    pub answers: Option<String>,
+}
+
+/// A named set of messages measured together.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// `examples`, `tools_list_1000`, …
+    pub name: &'static str,
+    /// The messages.
+    pub entries: Vec<Entry>,
+}
+
+impl Group {
+    /// Total size of the messages in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.entries.iter().map(|e| e.bytes.len() as u64).sum()
+    }
+
+    /// Number of messages.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the group has no message.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// The corpus of one protocol version.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    /// The protocol version, `2025-11-25` or `draft`.
+    pub version: &'static str,
+    /// The groups; a version without examples has no `examples` group.
+    pub groups: Vec<Group>,
+    /// Official examples left out, with the reason: not classifiable, or the typed entry
+    /// point rejects them (so that every decoder measures the same input).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// A message decoded by the typed entry point, responses with their result typed.
+#[derive(Debug)]
+pub enum Decoded<C, S, SR, CR> {
+    /// A request, notification or error the client sent.
+    FromClient(C),
+    /// A request, notification or error the server sent.
+    FromServer(S),
+    /// A response the server sent, its result decoded by the method it answers.
+    ServerAnswer {
+        /// The id of the request it answers.
+        id: Id,
+        /// The typed result.
+        result: SR,
+    },
+    /// A response the client sent, its result decoded by the method it answers.
+    ClientAnswer {
+        /// The id of the request it answers.
+        id: Id,
+        /// The typed result.
+        result: CR,
+    },
+}
+
+/// The typed entry point of one protocol version.
+pub trait Typed {
+    /// `2025-11-25`, `draft`.
+    const VERSION: &'static str;
+    /// The module name, `v2025_11_25`.
+    const MODULE: &'static str;
+    /// What a message decodes to.
+    type Decoded;
+    /// Who sends `method` and whether it is a request; `None` if the version has no such
+    /// method.
+    fn method(method: &str) -> Option<(Direction, MessageKind)>;
+    /// Decodes a message (and a response's result) the way the receiving side does.
+    fn decode(entry: &Entry) -> Result<Self::Decoded, String>;
+    /// Encodes a decoded message back to bytes.
+    fn encode(decoded: &Self::Decoded) -> Result<Vec<u8>, String>;
+}
+
+/// Calls back with every version's [`Typed`] implementation.
+pub trait EachVersion {
+    /// Called once per version, oldest first, `draft` last.
+    fn visit<T: Typed>(&mut self);
+}
+
+macro_rules! versions {
+    ($(
+        $marker:ident, $m:ident, $version:literal,
+        server: [$($s:ident),* $(,)?],
+        client: [$($c:ident),* $(,)?];
+    )*) => {
+        $(
+            #[doc = concat!("Protocol version `", $version, "`.")]
+            #[derive(Debug, Clone, Copy)]
+            pub struct $marker;
+
+            impl Typed for $marker {
+                const VERSION: &'static str = $version;
+                const MODULE: &'static str = stringify!($m);
+                type Decoded = Decoded<
+                    mcp_spec_types::$m::methods::ClientMessage,
+                    mcp_spec_types::$m::methods::ServerMessage,
+                    mcp_spec_types::$m::methods::ServerResult,
+                    mcp_spec_types::$m::methods::ClientResult,
+                >;
+
+                fn method(method: &str) -> Option<(Direction, MessageKind)> {
+                    use mcp_spec_types::$m::methods::Method;
+                    method.parse::<Method>().ok().map(|m| (m.direction(), m.kind()))
+                }
+
+                fn decode(entry: &Entry) -> Result<Self::Decoded, String> {
+                    use mcp_spec_types::$m::methods::{self as ms, Method};
+                    let answers = || -> Result<Method, String> {
+                        let method = entry.answers.as_deref().unwrap_or_default();
+                        method.parse::<Method>().map_err(|e| e.to_string())
+                    };
+                    match entry.from {
+                        Side::Client => {
+                            match ms::decode_from_client(&entry.bytes, UnknownMethods::Reject)
+                                .map_err(|e| e.to_string())?
+                            {
+                                Message::Response { id, result } if entry.answers.is_some() => {
+                                    let result = ms::ClientResult::decode(answers()?, result)
+                                        .map_err(|e| e.to_string())?;
+                                    Ok(Decoded::ClientAnswer { id, result })
+                                }
+                                other => Ok(Decoded::FromClient(other)),
+                            }
+                        }
+                        Side::Server => {
+                            match ms::decode_from_server(&entry.bytes, UnknownMethods::Reject)
+                                .map_err(|e| e.to_string())?
+                            {
+                                Message::Response { id, result } if entry.answers.is_some() => {
+                                    let result = ms::ServerResult::decode(answers()?, result)
+                                        .map_err(|e| e.to_string())?;
+                                    Ok(Decoded::ServerAnswer { id, result })
+                                }
+                                other => Ok(Decoded::FromServer(other)),
+                            }
+                        }
+                    }
+                }
+
+                fn encode(decoded: &Self::Decoded) -> Result<Vec<u8>, String> {
+                    use mcp_spec_types::$m::methods as ms;
+                    let value = match decoded {
+                        Decoded::FromClient(m) => jsonrpc::encode(m),
+                        Decoded::FromServer(m) => jsonrpc::encode(m),
+                        Decoded::ServerAnswer { id, result } => {
+                            let result = match result {
+                                $(ms::ServerResult::$s(x) => serde_json::to_value(x),)*
+                            };
+                            result.and_then(|result| {
+                                jsonrpc::encode(&ms::ServerMessage::Response {
+                                    id: id.clone(),
+                                    result,
+                                })
+                            })
+                        }
+                        Decoded::ClientAnswer { id, result } => {
+                            let result = match result {
+                                $(ms::ClientResult::$c(x) => serde_json::to_value(x),)*
+                            };
+                            result.and_then(|result| {
+                                jsonrpc::encode(&ms::ClientMessage::Response {
+                                    id: id.clone(),
+                                    result,
+                                })
+                            })
+                        }
+                    }
+                    .map_err(|e| e.to_string())?;
+                    serde_json::to_vec(&value).map_err(|e| e.to_string())
+                }
+            }
+        )*
+
+        /// Calls `visitor` with every version, oldest first, `draft` last.
+        pub fn each_version(visitor: &mut impl EachVersion) {
+            $(visitor.visit::<$marker>();)*
+        }
+    };
+}
+
+versions! {
+    V2024_11_05, v2024_11_05, "2024-11-05",
+        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
+                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CallTool,
+                 ListTools],
+        client: [Ping, ListRoots, CreateMessage];
+    V2025_03_26, v2025_03_26, "2025-03-26",
+        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
+                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CallTool,
+                 ListTools],
+        client: [Ping, ListRoots, CreateMessage];
+    V2025_06_18, v2025_06_18, "2025-06-18",
+        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
+                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CallTool,
+                 ListTools],
+        client: [Elicit, Ping, ListRoots, CreateMessage];
+    V2025_11_25, v2025_11_25, "2025-11-25",
+        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
+                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CancelTask,
+                 GetTask, ListTasks, GetTaskPayload, CallTool, ListTools],
+        client: [Elicit, Ping, ListRoots, CreateMessage, CancelTask, GetTask, ListTasks,
+                 GetTaskPayload];
+    V2026_07_28, v2026_07_28, "2026-07-28",
+        server: [Complete, GetPrompt, ListPrompts, ListResources, ReadResource,
+                 ListResourceTemplates, Discover, SubscriptionsListen, CallTool, ListTools],
+        client: [Elicit, ListRoots, CreateMessage];
+    Draft, draft, "draft",
+        server: [Complete, GetPrompt, ListPrompts, ListResources, ReadResource,
+                 ListResourceTemplates, Discover, SubscriptionsListen, CallTool, ListTools],
+        client: [Elicit, ListRoots, CreateMessage];
+}
+
+/// The workspace root (`bench/..`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bench/ lives one level below the workspace root")
+        .to_path_buf()
+}
+
+/// The corpus of version `T`: its official examples and the synthetic messages.
+pub fn corpus<T: Typed>() -> Result<Corpus, String> {
+    let root = workspace_root();
+    let dir = root.join("schema").join(T::VERSION);
+    let path = dir.join("schema.json");
+    let text =
+        fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let schema: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+    let defs = Defs::of(&schema)?;
+    let mut groups = Vec::new();
+    let mut skipped = Vec::new();
+    let examples = examples::<T>(&dir.join("examples"), &defs, &mut skipped)?;
+    if !examples.is_empty() {
+        groups.push(Group {
+            name: "examples",
+            entries: examples,
+        });
+    }
+    groups.extend(synthetic(&defs));
+    Ok(Corpus {
+        version: T::VERSION,
+        groups,
+        skipped,
+    })
+}
+
+/// The definitions of a schema (`$defs` or draft-07's `definitions`).
+struct Defs<'a>(&'a Map<String, Value>);
+
+impl<'a> Defs<'a> {
+    fn of(schema: &'a Value) -> Result<Self, String> {
+        schema
+            .get("$defs")
+            .or_else(|| schema.get("definitions"))
+            .and_then(Value::as_object)
+            .map(Defs)
+            .ok_or_else(|| "schema.json has no `$defs` or `definitions`".to_string())
+    }
+
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.0.get(name)
+    }
+
+    /// Follows a `$ref` to its definition.
+    fn resolve(&self, v: &'a Value) -> &'a Value {
+        match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => r
+                .rsplit('/')
+                .next()
+                .and_then(|name| self.get(name))
+                .unwrap_or(v),
+            None => v,
+        }
+    }
+
+    /// Whether definition `name` has a property `prop`.
+    fn has(&self, name: &str, prop: &str) -> bool {
+        self.get(name)
+            .and_then(|d| d.get("properties"))
+            .is_some_and(|p| p.get(prop).is_some())
+    }
+
+    /// Whether definition `name` requires `prop`.
+    fn requires(&self, name: &str, prop: &str) -> bool {
+        self.get(name)
+            .and_then(|d| d.get("required"))
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x == prop))
+    }
+
+    /// Whether the `params` of message definition `name` have a property `prop`.
+    fn params_have(&self, name: &str, prop: &str) -> bool {
+        self.get(name)
+            .and_then(|d| d.pointer("/properties/params"))
+            .map(|p| self.resolve(p))
+            .and_then(|p| p.get("properties"))
+            .is_some_and(|p| p.get(prop).is_some())
+    }
+
+    /// The method of request definition `name`, from its `method` const.
+    fn method_of(&self, name: &str) -> Option<&'a str> {
+        self.get(name)?
+            .pointer("/properties/method/const")
+            .and_then(Value::as_str)
+    }
+}
+
+/// The official examples that are whole JSON-RPC messages and that the typed entry point
+/// accepts; the others that have `"jsonrpc"` go to `skipped` with the reason.
+fn examples<T: Typed>(
+    dir: &Path,
+    defs: &Defs<'_>,
+    skipped: &mut Vec<(String, String)>,
+) -> Result<Vec<Entry>, String> {
+    let mut files = Vec::new();
+    if let Ok(folders) = fs::read_dir(dir) {
+        for folder in folders.flatten() {
+            if let Ok(items) = fs::read_dir(folder.path()) {
+                for item in items.flatten() {
+                    let path = item.path();
+                    if path.extension().is_some_and(|e| e == "json") {
+                        files.push(path);
+                    }
+                }
+            }
+        }
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let definition = path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let name = format!(
+            "{definition}/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let text = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let Ok(value) = serde_json::from_slice::<Value>(&text) else {
+            skipped.push((name, "not JSON".into()));
+            continue;
+        };
+        if value.get("jsonrpc").is_none() {
+            continue;
+        }
+        let (from, answers) = match classify::<T>(&value, &definition, defs) {
+            Ok(x) => x,
+            Err(why) => {
+                skipped.push((name, why));
+                continue;
+            }
+        };
+        let entry = Entry {
+            name: name.clone(),
+            bytes: serde_json::to_vec(&value).map_err(|e| e.to_string())?,
+            from,
+            answers,
+        };
+        match T::decode(&entry) {
+            Ok(_) => out.push(entry),
+            Err(e) => skipped.push((name, format!("typed decode fails: {e}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// Who sent an example message and, for a response, the method it answers.
+fn classify<T: Typed>(
+    value: &Value,
+    definition: &str,
+    defs: &Defs<'_>,
+) -> Result<(Side, Option<String>), String> {
+    if let Some(method) = value.get("method").and_then(Value::as_str) {
+        let (direction, kind) =
+            T::method(method).ok_or_else(|| format!("unknown method `{method}`"))?;
+        let from = match (direction, kind) {
+            (Direction::ClientToServer, _) => Side::Client,
+            (Direction::ServerToClient, _) => Side::Server,
+            // Either side: a ping is more often the client's, progress the server's.
+            (Direction::Both, MessageKind::Request) => Side::Client,
+            (Direction::Both, MessageKind::Notification) => Side::Server,
+        };
+        return Ok((from, None));
+    }
+    if value.get("result").is_some() {
+        // `ListToolsResultResponse` answers `ListToolsRequest`.
+        let request = definition
+            .strip_suffix("ResultResponse")
+            .map(|x| format!("{x}Request"))
+            .ok_or_else(|| format!("a response under `{definition}`: which method?"))?;
+        let method = defs
+            .method_of(&request)
+            .ok_or_else(|| format!("no method const on `{request}`"))?;
+        let (direction, _) =
+            T::method(method).ok_or_else(|| format!("unknown method `{method}`"))?;
+        let from = match direction {
+            Direction::ServerToClient => Side::Client,
+            Direction::ClientToServer | Direction::Both => Side::Server,
+        };
+        return Ok((from, Some(method.to_string())));
+    }
+    if value.get("error").is_some() {
+        return Ok((Side::Server, None));
+    }
+    Err("neither request, notification nor response".into())
+}
+
+/// Compact bytes of a message built in memory.
+fn bytes(value: &Value) -> Vec<u8> {
+    serde_json::to_vec(value).expect("a Value always serializes")
+}
+
+/// The fields a result of definition `name` must carry in versions that require them
+/// (2026-07-28: `resultType`, `cacheScope`, `ttlMs`), added to `result`.
+fn required_result_fields(defs: &Defs<'_>, name: &str, result: &mut Value) {
+    let fill = [
+        ("resultType", json!("complete")),
+        ("cacheScope", json!("public")),
+        ("ttlMs", json!(60_000)),
+    ];
+    for (field, value) in fill {
+        if defs.requires(name, field) {
+            result[field] = value;
+        }
+    }
+}
+
+/// The synthetic groups, shaped by the version's schema.
+fn synthetic(defs: &Defs<'_>) -> Vec<Group> {
+    let mut out = vec![
+        Group {
+            name: "tools_list_1000",
+            entries: vec![Entry {
+                name: "tools/list result, 1000 tools".into(),
+                bytes: bytes(&tools_list(defs, 1000)),
+                from: Side::Server,
+                answers: Some("tools/list".into()),
+            }],
+        },
+        Group {
+            name: "resources_read_1mb",
+            entries: vec![Entry {
+                name: "resources/read result, 1 MB blob".into(),
+                bytes: bytes(&resources_read(defs, 1 << 20)),
+                from: Side::Server,
+                answers: Some("resources/read".into()),
+            }],
+        },
+        Group {
+            name: "progress_10000",
+            entries: (0..10_000)
+                .map(|i| Entry {
+                    name: format!("notifications/progress #{i}"),
+                    bytes: bytes(&progress(defs, i, 10_000)),
+                    from: Side::Server,
+                    answers: None,
+                })
+                .collect(),
+        },
+    ];
+    if defs.has("CallToolResult", "structuredContent") {
+        out.push(Group {
+            name: "structured_deep_64",
+            entries: vec![Entry {
+                name: "tools/call result, structuredContent 64 levels deep".into(),
+                bytes: bytes(&deep_call_result(defs, 64)),
+                from: Side::Server,
+                answers: Some("tools/call".into()),
+            }],
+        });
+    }
+    out
+}
+
+/// A `tools/list` response with `n` tools.
+fn tools_list(defs: &Defs<'_>, n: usize) -> Value {
+    let tools: Vec<Value> = (0..n).map(|i| tool(defs, i)).collect();
+    let mut result = json!({ "tools": tools, "nextCursor": format!("cursor-{n}") });
+    required_result_fields(defs, "ListToolsResult", &mut result);
+    json!({ "jsonrpc": "2.0", "id": 1, "result": result })
+}
+
+/// One tool with a rich input schema; the optional fields the version has.
+fn tool(defs: &Defs<'_>, i: usize) -> Value {
+    let modes = ["fast", "balanced", "thorough"];
+    let mut input = json!({
+        "type": "object",
+        "properties": {
+            "query": {
+                "type": "string",
+                "description": format!("What tool {i} should look for; free text, matched \
+                                        case-insensitively against titles and bodies."),
+                "minLength": 1,
+                "maxLength": 512
+            },
+            "limit": {
+                "type": "integer",
+                "description": "How many results to return at most.",
+                "minimum": 1,
+                "maximum": 100,
+                "default": 10
+            },
+            "mode": {
+                "type": "string",
+                "description": "Trade-off between latency and recall.",
+                "enum": modes,
+                "default": modes[i % 3]
+            },
+            "filters": {
+                "type": "object",
+                "description": "Narrow the search down.",
+                "properties": {
+                    "tags": {
+                        "type": "array",
+                        "description": "Only items with all of these tags.",
+                        "items": { "type": "string", "pattern": "^[a-z0-9-]+$" },
+                        "uniqueItems": true
+                    },
+                    "since": {
+                        "type": "string",
+                        "format": "date-time",
+                        "description": "Only items changed after this instant."
+                    },
+                    "owner": {
+                        "type": "object",
+                        "description": "Who owns the item.",
+                        "properties": {
+                            "id": { "type": "string", "description": "Owner id." },
+                            "kind": {
+                                "type": "string",
+                                "enum": ["user", "team", "bot"],
+                                "description": "What kind of owner."
+                            }
+                        },
+                        "required": ["id"],
+                        "additionalProperties": false
+                    },
+                    "range": {
+                        "type": "array",
+                        "prefixItems": [{ "type": "number" }, { "type": "number" }],
+                        "minItems": 2,
+                        "maxItems": 2
+                    }
+                },
+                "additionalProperties": false
+            },
+            "dryRun": {
+                "type": "boolean",
+                "description": "Validate the call without doing anything.",
+                "default": false
+            }
+        },
+        "required": ["query"]
+    });
+    if defs
+        .get("Tool")
+        .and_then(|t| t.pointer("/properties/inputSchema/properties/$schema"))
+        .is_some()
+    {
+        input["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    }
+    let mut tool = json!({
+        "name": format!("search_tool_{i:04}"),
+        "description": format!("Searches collection {i} and returns the matching items, \
+                                best first. Use it when the user asks about anything \
+                                stored in collection {i}."),
+        "inputSchema": input,
+    });
+    if defs.has("Tool", "title") {
+        tool["title"] = json!(format!("Search collection {i}"));
+    }
+    if defs.has("Tool", "annotations") {
+        tool["annotations"] = json!({
+            "title": format!("Search {i}"),
+            "readOnlyHint": true,
+            "destructiveHint": false,
+            "idempotentHint": true,
+            "openWorldHint": i % 2 == 0
+        });
+    }
+    if defs.has("Tool", "outputSchema") && i % 4 == 0 {
+        tool["outputSchema"] = json!({
+            "type": "object",
+            "properties": {
+                "items": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": { "type": "string" },
+                            "score": { "type": "number" }
+                        },
+                        "required": ["id", "score"]
+                    }
+                },
+                "total": { "type": "integer" }
+            },
+            "required": ["items"]
+        });
+    }
+    if defs.has("Tool", "icons") && i % 10 == 0 {
+        tool["icons"] = json!([{
+            "src": format!("https://example.com/icons/{i}.png"),
+            "mimeType": "image/png",
+            "sizes": ["48x48"]
+        }]);
+    }
+    tool
+}
+
+/// A `resources/read` response whose one content is a blob whose base64 text is `len`
+/// bytes long.
+fn resources_read(defs: &Defs<'_>, len: usize) -> Value {
+    let mut result = json!({
+        "contents": [{
+            "uri": "file:///data/archive.bin",
+            "mimeType": "application/octet-stream",
+            "blob": base64_of_len(len)
+        }]
+    });
+    required_result_fields(defs, "ReadResourceResult", &mut result);
+    json!({ "jsonrpc": "2.0", "id": "read-1", "result": result })
+}
+
+/// Base64 text of exactly `len` characters (`len` a multiple of 4) of pseudo-random bytes.
+fn base64_of_len(len: usize) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut out = String::with_capacity(len);
+    for _ in 0..len / 4 {
+        // xorshift64: three bytes per four characters.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let word = (state & 0xFF_FFFF) as usize;
+        for shift in [18, 12, 6, 0] {
+            out.push(ALPHABET[(word >> shift) & 63] as char);
+        }
+    }
+    out
+}
+
+/// The `i`th of `n` progress notifications: tokens alternate between strings and integers.
+fn progress(defs: &Defs<'_>, i: usize, n: usize) -> Value {
+    let token = if i % 2 == 0 {
+        json!(format!("op-{}", i % 17))
+    } else {
+        json!(i % 17)
+    };
+    let mut params = json!({ "progressToken": token, "progress": i, "total": n });
+    if defs.params_have("ProgressNotification", "message") {
+        params["message"] = json!(format!("step {i} of {n}"));
+    }
+    json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params })
+}
+
+/// A `tools/call` response whose `structuredContent` nests `depth` objects.
+fn deep_call_result(defs: &Defs<'_>, depth: usize) -> Value {
+    let mut node = json!({ "leaf": true, "values": [1, 2.5, "three", null, false] });
+    for level in (0..depth).rev() {
+        node = json!({
+            "level": level,
+            "name": format!("node-{level}"),
+            "tags": ["a", "b"],
+            "weight": level as f64 / 8.0,
+            "child": node
+        });
+    }
+    let mut result = json!({
+        "content": [{ "type": "text", "text": "the result is in structuredContent" }],
+        "structuredContent": node,
+        "isError": false
+    });
+    required_result_fields(defs, "CallToolResult", &mut result);
+    json!({ "jsonrpc": "2.0", "id": 7, "result": result })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks every version's corpus: synthetic messages decode through the typed entry
+    /// point and encode back to the same JSON; reports the official examples left out.
+    struct Check {
+        failures: Vec<String>,
+        notes: Vec<String>,
+    }
+
+    impl EachVersion for Check {
+        fn visit<T: Typed>(&mut self) {
+            let corpus = match corpus::<T>() {
+                Ok(c) => c,
+                Err(e) => {
+                    self.failures.push(format!("{}: {e}", T::VERSION));
+                    return;
+                }
+            };
+            for (name, why) in &corpus.skipped {
+                self.notes
+                    .push(format!("{} example {name} left out: {why}", T::VERSION));
+            }
+            for group in &corpus.groups {
+                for entry in &group.entries {
+                    let what = format!("{} {} {}", T::VERSION, group.name, entry.name);
+                    let decoded = match T::decode(entry) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            self.failures.push(format!("{what}: decode: {e}"));
+                            continue;
+                        }
+                    };
+                    let encoded = match T::encode(&decoded) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            self.failures.push(format!("{what}: encode: {e}"));
+                            continue;
+                        }
+                    };
+                    let before: Value = serde_json::from_slice(&entry.bytes).unwrap();
+                    let after: Value = serde_json::from_slice(&encoded).unwrap();
+                    if group.name != "examples" && before != after {
+                        self.failures
+                            .push(format!("{what}: encodes back to different JSON"));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_synthetic_message_decodes_and_round_trips() {
+        let mut check = Check {
+            failures: Vec::new(),
+            notes: Vec::new(),
+        };
+        each_version(&mut check);
+        for n in &check.notes {
+            eprintln!("note: {n}");
+        }
+        assert!(check.failures.is_empty(), "{}", check.failures.join("\n"));
+    }
+
+    #[test]
+    fn groups_have_the_promised_shape() {
+        let c = corpus::<V2025_11_25>().unwrap();
+        let names: Vec<_> = c.groups.iter().map(|g| g.name).collect();
+        assert_eq!(
+            names,
+            [
+                "tools_list_1000",
+                "resources_read_1mb",
+                "progress_10000",
+                "structured_deep_64"
+            ]
+        );
+        let blob = &c.groups[1];
+        assert!(blob.bytes() > 1 << 20);
+        assert_eq!(c.groups[2].len(), 10_000);
+        let c = corpus::<V2026_07_28>().unwrap();
+        assert_eq!(c.groups[0].name, "examples");
+        assert!(c.groups[0].len() > 20);
+    }
+
+    #[test]
+    fn base64_is_valid_length_and_alphabet() {
+        let s = base64_of_len(64);
+        assert_eq!(s.len(), 64);
+        assert!(
+            s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        );
+    }
+}
