@@ -443,7 +443,14 @@ impl Emitter {
         additional: Option<&TypeRef>,
     ) -> TokenStream {
         let name = ident(&t.name);
-        let derives = self.derives(t, quote!(serde::Serialize, serde::Deserialize));
+        // An open object decodes through a generated visitor: serde's `flatten` would
+        // buffer every property of the object before decoding any of them.
+        let derives = if additional.is_some() {
+            self.derives(t, quote!(serde::Serialize))
+        } else {
+            self.derives(t, quote!(serde::Serialize, serde::Deserialize))
+        };
+        let open_impl = additional.map(|ty| self.open_deserialize(t, fields, ty));
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
@@ -466,6 +473,61 @@ impl Emitter {
             pub struct #name {
                 #( #fields )*
                 #extra
+            }
+            #open_impl
+        }
+    }
+
+    /// `Deserialize` for an object with `extra`: one pass over the properties, each named
+    /// one decoded into its field and every other one into `extra`.
+    fn open_deserialize(&self, t: &TypeDef, fields: &[Field], additional: &TypeRef) -> TokenStream {
+        let name = ident(&t.name);
+        let expecting = format!("an object ({})", t.name);
+        let slots: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("f{i}")).collect();
+        let slot_types = fields.iter().map(|f| {
+            let inner = self.ty(&f.ty);
+            if f.required && !f.nullable {
+                inner
+            } else {
+                quote!(::std::option::Option<#inner>)
+            }
+        });
+        let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
+        let finals = fields.iter().zip(&slots).map(|(f, slot)| {
+            let field = ident(&f.name);
+            let wire = &f.wire;
+            match (f.required, f.nullable) {
+                (true, _) => quote!(#field: crate::rt::serde_helpers::take(#slot, #wire)?,),
+                (false, false) => quote!(#field: #slot.flatten(),),
+                (false, true) => quote!(#field: #slot,),
+            }
+        });
+        let extra_ty = self.ty(&TypeRef::Map(Box::new(additional.clone())));
+        quote! {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    struct Visitor;
+                    impl<'de> serde::de::Visitor<'de> for Visitor {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> ::std::result::Result<#name, A::Error> {
+                            #( let mut #slots: ::std::option::Option<#slot_types> = None; )*
+                            let mut extra = <#extra_ty as ::std::default::Default>::default();
+                            while let Some(key) = map.next_key::<crate::rt::serde_helpers::Key<'de>>()? {
+                                match key.as_str() {
+                                    #( #wires => crate::rt::serde_helpers::fill(&mut #slots, &mut map, #wires)?, )*
+                                    _ => {
+                                        extra.insert(key.into_string(), map.next_value()?);
+                                    }
+                                }
+                            }
+                            Ok(#name { #( #finals )* extra })
+                        }
+                    }
+                    deserializer.deserialize_map(Visitor)
+                }
             }
         }
     }
@@ -912,6 +974,7 @@ fn method_sets(model: &Model) -> TokenStream {
         let enum_name = ident(name);
         let mut variants = Vec::new();
         let mut decode_arms = Vec::new();
+        let mut text_arms = Vec::new();
         let mut method_arms = Vec::new();
         let mut params_arms = Vec::new();
         for m in methods {
@@ -923,17 +986,24 @@ fn method_sets(model: &Model) -> TokenStream {
                     variants.push(quote!(#[doc = #vdoc] #v(#t),));
                     decode_arms
                         .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
+                    text_arms.push(
+                        quote!(#method => Self::#v(crate::rt::jsonrpc::required_text(params)?),),
+                    );
                     params_arms.push(quote!(Self::#v(p) => crate::rt::jsonrpc::to_params(p),));
                 }
                 (Some(t), false) => {
                     variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
                     decode_arms
                         .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
+                    text_arms.push(
+                        quote!(#method => Self::#v(crate::rt::jsonrpc::optional_text(params)?),),
+                    );
                     params_arms.push(quote!(Self::#v(p) => p.as_ref().map(crate::rt::jsonrpc::to_params).transpose().map(::std::option::Option::flatten),));
                 }
                 (None, _) => {
                     variants.push(quote!(#[doc = #vdoc] #v,));
                     decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde_json::Value>(params)?; Self::#v }));
+                    text_arms.push(quote!(#method => { crate::rt::jsonrpc::optional_text::<serde::de::IgnoredAny>(params)?; Self::#v }));
                     params_arms.push(quote!(Self::#v => Ok(None),));
                 }
             }
@@ -948,6 +1018,19 @@ fn method_sets(model: &Model) -> TokenStream {
             quote! {
                 Ok(Some(match method {
                     #( #decode_arms )*
+                    _ => return Ok(None),
+                }))
+            }
+        };
+        let text_body = if text_arms.is_empty() {
+            quote! {
+                let _ = (method, params);
+                Ok(None)
+            }
+        } else {
+            quote! {
+                Ok(Some(match method {
+                    #( #text_arms )*
                     _ => return Ok(None),
                 }))
             }
@@ -971,6 +1054,10 @@ fn method_sets(model: &Model) -> TokenStream {
                 fn decode(method: &str, params: ::std::option::Option<serde_json::Value>)
                     -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
                     #decode_body
+                }
+                fn decode_text(method: &str, params: ::std::option::Option<&serde_json::value::RawValue>)
+                    -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
+                    #text_body
                 }
                 fn other(method: ::std::string::String, params: ::std::option::Option<serde_json::Value>) -> Self {
                     Self::Other { method, params }

@@ -4,7 +4,9 @@
 //!
 //! For any bytes, in every protocol version, as a message from a client and from a
 //! server, with unknown methods rejected and kept: decoding never panics, and a message
-//! that decodes encodes to JSON that decodes to the same message.
+//! that decodes encodes to JSON that decodes to the same message. The one-pass entry
+//! point (`decode`, bytes) and the one over a parsed value (`decode_value`) agree on
+//! every input: the same message or the same error.
 
 use mcp_spec_types::rt::jsonrpc::{self, Message, MethodSet, Options, UnknownMethods};
 
@@ -18,7 +20,31 @@ where
             unknown_methods,
             batches: true,
         };
-        let Ok(message) = jsonrpc::decode::<R, N>(data, options) else {
+        let decoded = jsonrpc::decode::<R, N>(data, options);
+        // The one-pass entry point agrees with decoding the parsed value.
+        let via_value = serde_json::from_slice::<serde_json::Value>(data)
+            .map(|v| jsonrpc::decode_value::<R, N>(v, options));
+        match (&decoded, &via_value) {
+            (Ok(a), Ok(Ok(b))) => {
+                assert_eq!(a, b, "{version} {side}: decode and decode_value differ")
+            }
+            (Err(a), Ok(Err(b))) => assert_eq!(
+                format!("{a:?}"),
+                format!("{b:?}"),
+                "{version} {side}: decode and decode_value fail differently"
+            ),
+            // Cut short: not JSON for either.
+            (a, Err(e)) if e.classify() == serde_json::error::Category::Eof => assert!(
+                matches!(a, Err(a) if a.code == jsonrpc::codes::PARSE_ERROR),
+                "{version} {side}: truncated input, but decode gives {a:?}"
+            ),
+            // JSON a `Value` cannot hold (a number beyond f64, a lone surrogate, nesting
+            // past serde_json's limit) or that is not JSON: the one-pass decoder may still
+            // read the envelope when the trouble is in a member it skips.
+            (_, Err(_)) => {}
+            (a, b) => panic!("{version} {side}: decode gives {a:?}, decode_value {b:?}"),
+        }
+        let Ok(message) = decoded else {
             continue;
         };
         let encoded = jsonrpc::encode(&message)

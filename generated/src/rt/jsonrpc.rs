@@ -23,6 +23,7 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::method::Request;
@@ -93,6 +94,16 @@ pub trait MethodSet: Sized {
 
     /// Decodes the params of `method`; `Ok(None)` if the set has no such method.
     fn decode(method: &str, params: Option<Value>) -> Result<Option<Self>, DecodeError>;
+
+    /// Decodes the params of `method` from their JSON text, in one pass without building
+    /// a [`Value`]; `Ok(None)` if the set has no such method. The default goes through
+    /// [`MethodSet::decode`]; the generated sets decode the text directly.
+    fn decode_text(method: &str, params: Option<&RawValue>) -> Result<Option<Self>, DecodeError> {
+        let params = params
+            .map(|p| path::from_str::<Value>(p.get()))
+            .transpose()?;
+        Self::decode(method, params)
+    }
 
     /// The catch-all variant for a method the set does not know.
     fn other(method: String, params: Option<Value>) -> Self;
@@ -210,13 +221,296 @@ impl fmt::Display for ProtocolError {
 impl std::error::Error for ProtocolError {}
 
 /// Decodes one message (or batch) from bytes.
+///
+/// One pass over the envelope keeps `params`, `result` and `error` as raw JSON text;
+/// params are then decoded straight from that text into their type, and only a result
+/// becomes a [`Value`]. The outcome is the same as [`decode_value`] of the parsed bytes.
 pub fn decode<R: MethodSet, N: MethodSet>(
     bytes: &[u8],
     options: Options,
 ) -> Result<Message<R, N>, ProtocolError> {
-    let value: Value = serde_json::from_slice(bytes)
+    let top: Top<'_> = serde_json::from_slice(bytes)
         .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))?;
-    decode_value(value, options)
+    match top {
+        Top::Batch(items) if options.batches => {
+            if items.is_empty() {
+                return Err(ProtocolError::new(codes::INVALID_REQUEST, "an empty batch"));
+            }
+            let inner = Options {
+                batches: false,
+                ..options
+            };
+            items
+                .into_iter()
+                .map(|item| decode(item.get().as_bytes(), inner))
+                .collect::<Result<_, _>>()
+                .map(Message::Batch)
+        }
+        Top::Batch(_) => Err(ProtocolError::new(
+            codes::INVALID_REQUEST,
+            "batches are not part of this protocol version",
+        )),
+        Top::Object(envelope) => decode_envelope(envelope, options),
+        Top::Other(kind) => Err(ProtocolError::new(
+            codes::INVALID_REQUEST,
+            format!("a message must be a JSON object, found {kind}"),
+        )),
+    }
+}
+
+/// A message's top level, read in one pass: the envelope's members as raw text.
+enum Top<'a> {
+    Object(Envelope<'a>),
+    Batch(Vec<&'a RawValue>),
+    Other(&'static str),
+}
+
+/// The members of a message object; for a repeated key the last one counts, as when the
+/// object is parsed into a map.
+#[derive(Default)]
+struct Envelope<'a> {
+    jsonrpc: Option<&'a RawValue>,
+    id: Option<&'a RawValue>,
+    method: Option<&'a RawValue>,
+    params: Option<&'a RawValue>,
+    result: Option<&'a RawValue>,
+    error: Option<&'a RawValue>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Top<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TopVisitor;
+        impl<'de> serde::de::Visitor<'de> for TopVisitor {
+            type Value = Top<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON-RPC message")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Top<'de>, A::Error> {
+                let mut e = Envelope::default();
+                while let Some(key) = map.next_key::<super::serde_helpers::Key<'de>>()? {
+                    let slot = match key.as_str() {
+                        "jsonrpc" => &mut e.jsonrpc,
+                        "id" => &mut e.id,
+                        "method" => &mut e.method,
+                        "params" => &mut e.params,
+                        "result" => &mut e.result,
+                        "error" => &mut e.error,
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    *slot = Some(map.next_value()?);
+                }
+                Ok(Top::Object(e))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Top<'de>, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Top::Batch(items))
+            }
+            fn visit_unit<E>(self) -> Result<Top<'de>, E> {
+                Ok(Top::Other("null"))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Top<'de>, E> {
+                Ok(Top::Other("a boolean"))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Top<'de>, E> {
+                Ok(Top::Other("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Top<'de>, E> {
+                Ok(Top::Other("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Top<'de>, E> {
+                Ok(Top::Other("a number"))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Top<'de>, E> {
+                Ok(Top::Other("a string"))
+            }
+        }
+        deserializer.deserialize_any(TopVisitor)
+    }
+}
+
+/// The JSON kind of a raw value, from its first character.
+fn raw_kind(raw: &RawValue) -> &'static str {
+    match raw.get().as_bytes().first() {
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// serde_json's message without "at line L column C", which would point into a part of
+/// the message rather than into the message.
+fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) if e.line() != 0 => text[..i].to_string(),
+        _ => text,
+    }
+}
+
+/// A small raw member (`jsonrpc`, `method`) as a value; it is valid JSON already.
+fn small(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+fn decode_envelope<R: MethodSet, N: MethodSet>(
+    e: Envelope<'_>,
+    options: Options,
+) -> Result<Message<R, N>, ProtocolError> {
+    let id = match e.id {
+        None => None,
+        Some(raw) => Some(serde_json::from_str::<Id>(raw.get()).map_err(|_| {
+            ProtocolError::new(
+                codes::INVALID_REQUEST,
+                format!("`id` must be a string or an integer, found {}", small(raw)),
+            )
+        })?),
+    };
+    let fail = |code: i64, message: String, path: Option<String>| ProtocolError {
+        code,
+        message,
+        id: id.clone(),
+        path,
+    };
+    match e.jsonrpc {
+        Some(raw) if raw.get() == "\"2.0\"" => {}
+        Some(raw) => match small(raw) {
+            Value::String(v) if v == "2.0" => {}
+            other => {
+                return Err(fail(
+                    codes::INVALID_REQUEST,
+                    format!("`jsonrpc` must be \"2.0\", found {other}"),
+                    Some("jsonrpc".into()),
+                ));
+            }
+        },
+        None => {
+            return Err(fail(
+                codes::INVALID_REQUEST,
+                "missing `jsonrpc`".into(),
+                None,
+            ));
+        }
+    }
+    if let Some(method) = e.method {
+        let Value::String(method) = small(method) else {
+            return Err(fail(
+                codes::INVALID_REQUEST,
+                format!("`method` must be a string, found {}", raw_kind(method)),
+                Some("method".into()),
+            ));
+        };
+        if let Some(p) = e.params {
+            if !p.get().starts_with('{') {
+                return Err(fail(
+                    codes::INVALID_REQUEST,
+                    format!("`params` must be an object, found {}", raw_kind(p)),
+                    Some("params".into()),
+                ));
+            }
+        }
+        return match id {
+            Some(id) => {
+                let request = decode_method_text::<R>(method, e.params, options).map_err(|e| {
+                    ProtocolError {
+                        id: Some(id.clone()),
+                        ..e
+                    }
+                })?;
+                Ok(Message::Request { id, request })
+            }
+            None => decode_method_text::<N>(method, e.params, options).map(Message::Notification),
+        };
+    }
+    let parse = |raw: &RawValue| {
+        serde_json::from_str::<Value>(raw.get())
+            .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))
+    };
+    let (result, error) = (e.result.map(parse).transpose()?, e.error);
+    match (result, error, id) {
+        (Some(result), None, Some(id)) => Ok(Message::Response { id, result }),
+        (None, Some(error), id) => {
+            let error =
+                serde_json::from_str::<ErrorObject>(error.get()).map_err(|e| ProtocolError {
+                    code: codes::INVALID_REQUEST,
+                    message: format!("invalid error object: {}", without_position(&e)),
+                    id: id.clone(),
+                    path: Some("error".into()),
+                })?;
+            Ok(Message::Error { id, error })
+        }
+        (Some(_), None, None) => Err(ProtocolError::new(
+            codes::INVALID_REQUEST,
+            "a result response without `id`",
+        )),
+        (Some(_), Some(_), id) => Err(ProtocolError {
+            id,
+            ..ProtocolError::new(
+                codes::INVALID_REQUEST,
+                "a response with both `result` and `error`",
+            )
+        }),
+        (None, None, id) => Err(ProtocolError {
+            id,
+            ..ProtocolError::new(
+                codes::INVALID_REQUEST,
+                "not a request, notification or response: no `method`, `result` or `error`",
+            )
+        }),
+    }
+}
+
+fn decode_method_text<S: MethodSet>(
+    method: String,
+    params: Option<&RawValue>,
+    options: Options,
+) -> Result<S, ProtocolError> {
+    match S::decode_text(&method, params) {
+        Ok(Some(decoded)) => Ok(decoded),
+        Ok(None) => match options.unknown_methods {
+            UnknownMethods::Keep => {
+                let params = params.map(small);
+                Ok(S::other(method, params))
+            }
+            UnknownMethods::Reject => Err(method_not_found::<S>(&method)),
+        },
+        Err(e) => Err(invalid_params(&method, &e)),
+    }
+}
+
+fn method_not_found<S: MethodSet>(method: &str) -> ProtocolError {
+    ProtocolError::new(
+        codes::METHOD_NOT_FOUND,
+        format!("method not found: `{method}` is not a {}", S::NAME),
+    )
+}
+
+fn invalid_params(method: &str, e: &DecodeError) -> ProtocolError {
+    let path = if e.path().is_empty() {
+        "params".to_string()
+    } else {
+        format!("params.{}", e.path())
+    };
+    ProtocolError {
+        code: codes::INVALID_PARAMS,
+        message: format!("invalid params for `{method}` at `{path}`: {}", e.inner()),
+        id: None,
+        path: Some(path),
+    }
 }
 
 /// Decodes one message (or batch) from an already parsed JSON value.
@@ -366,28 +660,18 @@ fn decode_method<S: MethodSet>(
     params: Option<Value>,
     options: Options,
 ) -> Result<S, ProtocolError> {
-    match S::decode(&method, params.clone()) {
+    // Kept for `Other` only when the set does not know the method.
+    let kept = match options.unknown_methods {
+        UnknownMethods::Keep => params.clone(),
+        UnknownMethods::Reject => None,
+    };
+    match S::decode(&method, params) {
         Ok(Some(decoded)) => Ok(decoded),
         Ok(None) => match options.unknown_methods {
-            UnknownMethods::Keep => Ok(S::other(method, params)),
-            UnknownMethods::Reject => Err(ProtocolError::new(
-                codes::METHOD_NOT_FOUND,
-                format!("method not found: `{method}` is not a {}", S::NAME),
-            )),
+            UnknownMethods::Keep => Ok(S::other(method, kept)),
+            UnknownMethods::Reject => Err(method_not_found::<S>(&method)),
         },
-        Err(e) => {
-            let path = if e.path().is_empty() {
-                "params".to_string()
-            } else {
-                format!("params.{}", e.path())
-            };
-            Err(ProtocolError {
-                code: codes::INVALID_PARAMS,
-                message: format!("invalid params for `{method}` at `{path}`: {}", e.inner()),
-                id: None,
-                path: Some(path),
-            })
-        }
+        Err(e) => Err(invalid_params(&method, &e)),
     }
 }
 
@@ -446,6 +730,27 @@ pub fn optional<T: DeserializeOwned>(params: Option<Value>) -> Result<Option<T>,
     params.map(path::from_value).transpose()
 }
 
+/// Decodes required params from their JSON text; absent params are an error.
+#[doc(hidden)]
+pub fn required_text<'a, T: Deserialize<'a>>(
+    params: Option<&'a RawValue>,
+) -> Result<T, DecodeError> {
+    match params {
+        Some(p) => path::from_str(p.get()).map_err(DecodeError::without_position),
+        None => Err(DecodeError::custom("missing field `params`")),
+    }
+}
+
+/// Decodes optional params from their JSON text.
+#[doc(hidden)]
+pub fn optional_text<'a, T: Deserialize<'a>>(
+    params: Option<&'a RawValue>,
+) -> Result<Option<T>, DecodeError> {
+    params
+        .map(|p| path::from_str(p.get()).map_err(DecodeError::without_position))
+        .transpose()
+}
+
 /// Encodes params.
 #[doc(hidden)]
 pub fn to_params<T: Serialize>(params: &T) -> Result<Option<Value>, serde_json::Error> {
@@ -481,7 +786,7 @@ impl std::error::Error for ResultError {
 
 /// Decodes the `result` of a response to a request of method `M`.
 pub fn decode_result<M: Request>(raw: Value) -> Result<M::Result, ResultError> {
-    path::from_value(raw.clone()).map_err(|error| ResultError {
+    path::from_value_ref(&raw).map_err(|error| ResultError {
         method: M::METHOD.to_string(),
         error,
         raw,

@@ -41,6 +41,22 @@ impl DecodeError {
 }
 
 impl DecodeError {
+    /// The same error without serde_json's "at line L column C": positions inside a part
+    /// of a message (its `params`) would not point into the message.
+    pub(crate) fn without_position(self) -> Self {
+        if self.inner.line() == 0 {
+            return self;
+        }
+        let text = self.inner.to_string();
+        let message = text
+            .rfind(" at line ")
+            .map_or(text.as_str(), |i| &text[..i]);
+        DecodeError {
+            inner: <serde_json::Error as de::Error>::custom(message),
+            path: self.path,
+        }
+    }
+
     /// An error with no path, from a message.
     pub fn custom(message: impl fmt::Display) -> Self {
         DecodeError {
@@ -67,7 +83,13 @@ impl std::error::Error for DecodeError {
 }
 
 /// Decodes `T` from JSON text, reporting the path of any error.
+///
+/// The text is decoded without tracking first; only when that fails is it decoded again,
+/// tracking the path, to say where.
 pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeError> {
+    if let Ok(value) = serde_json::from_str(text) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value = decode(&mut de)?;
     de.end().map_err(|inner| DecodeError {
@@ -78,7 +100,12 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeErr
 }
 
 /// Decodes `T` from JSON bytes, reporting the path of any error.
+///
+/// Untracked first, as [`from_str`].
 pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, DecodeError> {
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = decode(&mut de)?;
     de.end().map_err(|inner| DecodeError {
@@ -91,6 +118,17 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Decod
 /// Decodes `T` from a `serde_json::Value`, reporting the path of any error.
 pub fn from_value<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
     decode(value)
+}
+
+/// Decodes `T` from a borrowed `serde_json::Value`, untracked first (no copy of the
+/// value), tracking the path only when that fails.
+pub fn from_value_ref<T: de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> Result<T, DecodeError> {
+    match T::deserialize(value) {
+        Ok(decoded) => Ok(decoded),
+        Err(_) => decode(value),
+    }
 }
 
 fn decode<'de, T, D>(de: D) -> Result<T, DecodeError>

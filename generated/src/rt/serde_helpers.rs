@@ -43,3 +43,67 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for RequiredNullable<T> {
         schemars::json_schema!({ "anyOf": [inner, { "type": "null" }] })
     }
 }
+
+/// A property name, borrowed from the input where it can be. Used by the generated
+/// `Deserialize` of open objects.
+#[doc(hidden)]
+pub struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl Key<'_> {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The name, owned.
+    pub fn into_string(self) -> String {
+        self.0.into_owned()
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a property name")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Decodes the value of the property `name` into its slot; a second occurrence is an
+/// error, as in serde's derived code.
+#[doc(hidden)]
+pub fn fill<'de, A, T>(
+    slot: &mut Option<T>,
+    map: &mut A,
+    name: &'static str,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    if slot.is_some() {
+        return Err(<A::Error as serde::de::Error>::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// The value of a required property, or the "missing field" error.
+#[doc(hidden)]
+pub fn take<T, E: serde::de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    slot.ok_or_else(|| E::missing_field(name))
+}

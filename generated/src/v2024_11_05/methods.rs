@@ -377,6 +377,60 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             ),
         )
     }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "completion/complete" => {
+                        Self::Complete(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "initialize" => {
+                        Self::Initialize(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "logging/setLevel" => {
+                        Self::SetLevel(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "ping" => Self::Ping(crate::rt::jsonrpc::optional_text(params)?),
+                    "prompts/get" => {
+                        Self::GetPrompt(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "prompts/list" => {
+                        Self::ListPrompts(crate::rt::jsonrpc::optional_text(params)?)
+                    }
+                    "resources/list" => {
+                        Self::ListResources(crate::rt::jsonrpc::optional_text(params)?)
+                    }
+                    "resources/read" => {
+                        Self::ReadResource(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "resources/subscribe" => {
+                        Self::Subscribe(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "resources/templates/list" => {
+                        Self::ListResourceTemplates(
+                            crate::rt::jsonrpc::optional_text(params)?,
+                        )
+                    }
+                    "resources/unsubscribe" => {
+                        Self::Unsubscribe(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "tools/call" => {
+                        Self::CallTool(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "tools/list" => {
+                        Self::ListTools(crate::rt::jsonrpc::optional_text(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -494,6 +548,28 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             ),
         )
     }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "ping" => Self::Ping(crate::rt::jsonrpc::optional_text(params)?),
+                    "roots/list" => {
+                        Self::ListRoots(crate::rt::jsonrpc::optional_text(params)?)
+                    }
+                    "sampling/createMessage" => {
+                        Self::CreateMessage(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -577,6 +653,35 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
                     }
                     "notifications/roots/list_changed" => {
                         Self::RootsListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/initialized" => {
+                        Self::Initialized(crate::rt::jsonrpc::optional_text(params)?)
+                    }
+                    "notifications/progress" => {
+                        Self::Progress(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/roots/list_changed" => {
+                        Self::RootsListChanged(
+                            crate::rt::jsonrpc::optional_text(params)?,
+                        )
                     }
                     _ => return Ok(None),
                 },
@@ -685,6 +790,46 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
                     }
                     "notifications/tools/list_changed" => {
                         Self::ToolListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/message" => {
+                        Self::LoggingMessage(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/progress" => {
+                        Self::Progress(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/prompts/list_changed" => {
+                        Self::PromptListChanged(
+                            crate::rt::jsonrpc::optional_text(params)?,
+                        )
+                    }
+                    "notifications/resources/list_changed" => {
+                        Self::ResourceListChanged(
+                            crate::rt::jsonrpc::optional_text(params)?,
+                        )
+                    }
+                    "notifications/resources/updated" => {
+                        Self::ResourceUpdated(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/tools/list_changed" => {
+                        Self::ToolListChanged(crate::rt::jsonrpc::optional_text(params)?)
                     }
                     _ => return Ok(None),
                 },

@@ -17,16 +17,7 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
@@ -48,17 +39,69 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Annotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Annotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Annotations, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Role>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "audience" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "audience",
+                            )?
+                        }
+                        "priority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "priority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Annotations {
+                    audience: f0.flatten(),
+                    priority: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Audio provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     /// Optional annotations for the client.
@@ -76,16 +119,74 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = AudioContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (AudioContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<AudioContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<consts::Audio> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(AudioContent {
+                    annotations: f0.flatten(),
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f2, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
@@ -105,17 +206,68 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BlobResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BlobResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "blob" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "blob")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BlobResourceContents {
+                    blob: crate::rt::serde_helpers::take(f0, "blob")?,
+                    mime_type: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
@@ -125,17 +277,57 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f1: ::std::option::Option<CallToolRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -152,6 +344,63 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequestParams {
+                    arguments: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a tool call.
 ///
 /// Any errors that originate from the tool SHOULD be reported inside the result
@@ -162,16 +411,7 @@ pub struct CallToolRequestParams {
 /// However, any errors in _finding_ the tool, an error indicating that the
 /// server does not support tool calls, or any other exceptional conditions,
 /// should be reported as an MCP error response.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -201,6 +441,66 @@ pub struct CallToolResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::vec::Vec<CallToolResultContentItem>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "isError" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    is_error: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/CallToolResult/properties/content/items`.
@@ -332,7 +632,7 @@ impl ::std::convert::From<EmbeddedResource> for CallToolResultContentItem {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
@@ -342,8 +642,57 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsCancelled> = None;
+                let mut f1: ::std::option::Option<CancelledNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
@@ -360,17 +709,63 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "reason" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "reason")?
+                        }
+                        "requestId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "requestId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotificationParams {
+                    reason: f0.flatten(),
+                    request_id: crate::rt::serde_helpers::take(f1, "requestId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
@@ -405,19 +800,85 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesRoots>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                        }
+                        "sampling" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "sampling",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilities {
+                    experimental: f0.flatten(),
+                    roots: f1.flatten(),
+                    sampling: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
@@ -431,6 +892,54 @@ pub struct ClientCapabilitiesRoots {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesRoots;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesRoots)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesRoots {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -1002,7 +1511,7 @@ impl ::std::convert::From<ListRootsResult> for ClientResult {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
@@ -1012,8 +1521,57 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f1: ::std::option::Option<CompleteRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
@@ -1024,19 +1582,63 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<CompleteRequestParamsArgument> = None;
+                let mut f1: ::std::option::Option<CompleteRequestParamsRef> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "argument" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "argument",
+                            )?
+                        }
+                        "ref" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "ref")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParams {
+                    argument: crate::rt::serde_helpers::take(f0, "argument")?,
+                    r#ref: crate::rt::serde_helpers::take(f1, "ref")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1046,6 +1648,55 @@ pub struct CompleteRequestParamsArgument {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "value" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsArgument {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    value: crate::rt::serde_helpers::take(f1, "value")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/ref`.
@@ -1129,16 +1780,7 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
 }
 
 /// The server's response to a completion/complete request
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1160,17 +1802,65 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "completion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "completion",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResult {
+                    meta: f0.flatten(),
+                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -1192,17 +1882,64 @@ pub struct CompleteResultCompletion {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResultCompletion;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResultCompletion)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "hasMore" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
+                        }
+                        "values" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResultCompletion {
+                    has_more: f0.flatten(),
+                    total: f1.flatten(),
+                    values: crate::rt::serde_helpers::take(f2, "values")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
@@ -1212,17 +1949,57 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::SamplingCreateMessage> = None;
+                let mut f1: ::std::option::Option<CreateMessageRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1281,6 +2058,131 @@ pub struct CreateMessageRequestParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+                > = None;
+                let mut f1: ::std::option::Option<i64> = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ModelPreferences>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "includeContext" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "includeContext",
+                            )?
+                        }
+                        "maxTokens" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "maxTokens",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        "metadata" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "metadata",
+                            )?
+                        }
+                        "modelPreferences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "modelPreferences",
+                            )?
+                        }
+                        "stopSequences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "stopSequences",
+                            )?
+                        }
+                        "systemPrompt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f6,
+                                &mut map,
+                                "systemPrompt",
+                            )?
+                        }
+                        "temperature" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "temperature",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequestParams {
+                    include_context: f0.flatten(),
+                    max_tokens: crate::rt::serde_helpers::take(f1, "maxTokens")?,
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    metadata: f3.flatten(),
+                    model_preferences: f4.flatten(),
+                    stop_sequences: f5.flatten(),
+                    system_prompt: f6.flatten(),
+                    temperature: f7.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1342,7 +2244,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
 }
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1373,6 +2275,80 @@ pub struct CreateMessageResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<Role> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "model" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
+                        }
+                        "stopReason" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "stopReason",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    model: crate::rt::serde_helpers::take(f2, "model")?,
+                    role: crate::rt::serde_helpers::take(f3, "role")?,
+                    stop_reason: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/CreateMessageResult/properties/content`.
@@ -1483,7 +2459,7 @@ pub type Cursor = ::std::string::String;
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     /// Optional annotations for the client.
@@ -1495,6 +2471,68 @@ pub struct EmbeddedResource {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = EmbeddedResource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (EmbeddedResource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f1: ::std::option::Option<EmbeddedResourceResource> = None;
+                let mut f2: ::std::option::Option<consts::Resource> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "resource" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "resource",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(EmbeddedResource {
+                    annotations: f0.flatten(),
+                    resource: crate::rt::serde_helpers::take(f1, "resource")?,
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
@@ -1584,16 +2622,7 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 pub type EmptyResult = ResultObject;
 
 /// Used by the client to get a prompt provided by the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
@@ -1603,17 +2632,57 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f1: ::std::option::Option<GetPromptRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
@@ -1634,17 +2703,68 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequestParams {
+                    arguments: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1670,17 +2790,76 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptResult {
+                    meta: f0.flatten(),
+                    description: f1.flatten(),
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An image provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     /// Optional annotations for the client.
@@ -1698,17 +2877,75 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ImageContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ImageContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<consts::Image> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ImageContent {
+                    annotations: f0.flatten(),
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f2, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes the name and version of an MCP implementation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     pub name: ::std::string::String,
@@ -1718,17 +2955,57 @@ pub struct Implementation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Implementation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Implementation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Implementation, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "version" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "version")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Implementation {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    version: crate::rt::serde_helpers::take(f1, "version")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
@@ -1738,17 +3015,57 @@ pub struct InitializeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::Initialize> = None;
+                let mut f1: ::std::option::Option<InitializeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
@@ -1762,17 +3079,77 @@ pub struct InitializeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut f1: ::std::option::Option<Implementation> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "clientInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "clientInfo",
+                            )?
+                        }
+                        "protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "protocolVersion",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequestParams {
+                    capabilities: crate::rt::serde_helpers::take(f0, "capabilities")?,
+                    client_info: crate::rt::serde_helpers::take(f1, "clientInfo")?,
+                    protocol_version: crate::rt::serde_helpers::take(
+                        f2,
+                        "protocolVersion",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -1805,17 +3182,97 @@ pub struct InitializeResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<ServerCapabilities> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<Implementation> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "instructions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "instructions",
+                            )?
+                        }
+                        "protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "protocolVersion",
+                            )?
+                        }
+                        "serverInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "serverInfo",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeResult {
+                    meta: f0.flatten(),
+                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
+                    instructions: f2.flatten(),
+                    protocol_version: crate::rt::serde_helpers::take(
+                        f3,
+                        "protocolVersion",
+                    )?,
+                    server_info: crate::rt::serde_helpers::take(f4, "serverInfo")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
@@ -1827,17 +3284,59 @@ pub struct InitializedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsInitialized> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<InitializedNotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/InitializedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -1856,6 +3355,54 @@ pub struct InitializedNotificationParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for InitializedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializedNotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A JSON-RPC batch request, as described in <https://www.jsonrpc.org/specification#batch>.
@@ -2036,7 +3583,7 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcBatchResponseItem {
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub error: JsonRpcErrorError,
@@ -2047,17 +3594,60 @@ pub struct JsonRpcError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcError, A::Error> {
+                let mut f0: ::std::option::Option<JsonRpcErrorError> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcError {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
@@ -2071,6 +3661,62 @@ pub struct JsonRpcErrorError {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonRpcErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcErrorError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcErrorError, A::Error> {
+                let mut f0: ::std::option::Option<i64> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcErrorError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -2304,16 +3950,7 @@ impl ::std::convert::From<JsonRpcBatchResponse> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
@@ -2326,17 +3963,64 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<JsonRpcNotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -2357,9 +4041,57 @@ pub struct JsonRpcNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcNotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -2373,17 +4105,67 @@ pub struct JsonRpcRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<JsonRpcRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
     #[serde(
@@ -2398,17 +4180,54 @@ pub struct JsonRpcRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<JsonRpcRequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2424,9 +4243,59 @@ pub struct JsonRpcRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub id: RequestId,
@@ -2437,17 +4306,60 @@ pub struct JsonRpcResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ResultObject> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
@@ -2459,17 +4371,59 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::PromptsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListPromptsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2482,17 +4436,54 @@ pub struct ListPromptsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a prompts/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2523,17 +4514,72 @@ pub struct ListPromptsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    prompts: crate::rt::serde_helpers::take(f2, "prompts")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
@@ -2548,17 +4594,59 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListResourceTemplatesRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2571,17 +4659,54 @@ pub struct ListResourceTemplatesRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/templates/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2613,17 +4738,79 @@ pub struct ListResourceTemplatesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resourceTemplates" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resourceTemplates",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    resource_templates: crate::rt::serde_helpers::take(
+                        f2,
+                        "resourceTemplates",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
@@ -2635,17 +4822,59 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListResourcesRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2658,17 +4887,54 @@ pub struct ListResourcesRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2699,6 +4965,74 @@ pub struct ListResourcesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    resources: crate::rt::serde_helpers::take(f2, "resources")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -2706,16 +5040,7 @@ pub struct ListResourcesResult {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
@@ -2727,17 +5052,59 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::RootsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListRootsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     #[serde(
@@ -2752,17 +5119,54 @@ pub struct ListRootsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ListRootsRequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2778,19 +5182,60 @@ pub struct ListRootsRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2812,17 +5257,61 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsResult {
+                    meta: f0.flatten(),
+                    roots: crate::rt::serde_helpers::take(f1, "roots")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
@@ -2834,17 +5323,59 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ToolsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListToolsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2857,17 +5388,54 @@ pub struct ListToolsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListToolsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a tools/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -2896,6 +5464,70 @@ pub struct ListToolsResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    tools: crate::rt::serde_helpers::take(f2, "tools")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The severity of a log message.
@@ -2992,7 +5624,7 @@ impl ::std::str::FromStr for LoggingLevel {
 }
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
@@ -3002,8 +5634,57 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsMessage> = None;
+                let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -3019,20 +5700,67 @@ pub struct LoggingMessageNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<serde_json::Value> = None;
+                let mut f1: ::std::option::Option<LoggingLevel> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "data")?
+                        }
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "level")?
+                        }
+                        "logger" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logger")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotificationParams {
+                    data: crate::rt::serde_helpers::take(f0, "data")?,
+                    level: crate::rt::serde_helpers::take(f1, "level")?,
+                    logger: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -3052,6 +5780,52 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelHint;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelHint)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelHint, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelHint {
+                    name: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -3063,16 +5837,7 @@ pub struct ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
@@ -3120,16 +5885,86 @@ pub struct ModelPreferences {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelPreferences;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelPreferences)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelPreferences, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "costPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "costPriority",
+                            )?
+                        }
+                        "hints" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                        }
+                        "intelligencePriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "intelligencePriority",
+                            )?
+                        }
+                        "speedPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "speedPriority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelPreferences {
+                    cost_priority: f0.flatten(),
+                    hints: f1.flatten(),
+                    intelligence_priority: f2.flatten(),
+                    speed_priority: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
@@ -3141,17 +5976,59 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Notification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Notification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Notification, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Notification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Notification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -3172,16 +6049,55 @@ pub struct NotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
@@ -3193,17 +6109,59 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
@@ -3216,16 +6174,53 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -3255,17 +6250,67 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
@@ -3277,17 +6322,59 @@ pub struct PingRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::Ping> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<PingRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
     #[serde(
@@ -3302,17 +6389,54 @@ pub struct PingRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PingRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<PingRequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3328,8 +6452,58 @@ pub struct PingRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PingRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
@@ -3339,8 +6513,57 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsProgress> = None;
+                let mut f1: ::std::option::Option<ProgressNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
@@ -3359,6 +6582,77 @@ pub struct ProgressNotificationParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<serde_json::Number> = None;
+                let mut f2: ::std::option::Option<ProgressToken> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
+                        }
+                        "progress" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "progress",
+                            )?
+                        }
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "total")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotificationParams {
+                    message: f0.flatten(),
+                    progress: crate::rt::serde_helpers::take(f1, "progress")?,
+                    progress_token: crate::rt::serde_helpers::take(f2, "progressToken")?,
+                    total: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A progress token, used to associate progress notifications with the original request.
@@ -3442,16 +6736,7 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
@@ -3469,17 +6754,74 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Prompt;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Prompt)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Prompt, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Prompt {
+                    arguments: f0.flatten(),
+                    description: f1.flatten(),
+                    name: crate::rt::serde_helpers::take(f2, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes an argument that a prompt can accept.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
@@ -3497,17 +6839,72 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptArgument, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptArgument {
+                    description: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    required: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
@@ -3522,17 +6919,61 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsPromptsListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<PromptListChangedNotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PromptListChangedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -3553,11 +6994,59 @@ pub struct PromptListChangedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptListChangedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptListChangedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptListChangedNotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: PromptMessageContent,
@@ -3565,6 +7054,55 @@ pub struct PromptMessage {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptMessage, A::Error> {
+                let mut f0: ::std::option::Option<PromptMessageContent> = None;
+                let mut f1: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptMessage {
+                    content: crate::rt::serde_helpers::take(f0, "content")?,
+                    role: crate::rt::serde_helpers::take(f1, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/PromptMessage/properties/content`.
@@ -3690,16 +7228,7 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
 }
 
 /// Identifies a prompt.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     /// The name of the prompt or prompt template
@@ -3710,17 +7239,57 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptReference, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<consts::RefPrompt> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptReference {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
@@ -3730,17 +7299,57 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f1: ::std::option::Option<ReadResourceRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
@@ -3750,17 +7359,52 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequestParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/read request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -3780,6 +7424,65 @@ pub struct ReadResourceResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::vec::Vec<ReadResourceResultContentsItem>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "contents" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "contents",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceResult {
+                    meta: f0.flatten(),
+                    contents: crate::rt::serde_helpers::take(f1, "contents")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
@@ -3866,16 +7569,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
@@ -3885,6 +7579,57 @@ pub struct Request {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Request;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Request)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Request, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<RequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Request {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -3968,16 +7713,7 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     #[serde(
@@ -3992,17 +7728,54 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<RequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4018,17 +7791,58 @@ pub struct RequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A known resource that the server is capable of reading.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// Optional annotations for the client.
@@ -4066,17 +7880,93 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Resource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Resource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Resource, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "size")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Resource {
+                    annotations: f0.flatten(),
+                    description: f1.flatten(),
+                    mime_type: f2.flatten(),
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    size: f4.flatten(),
+                    uri: crate::rt::serde_helpers::take(f5, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// The MIME type of this resource, if known.
@@ -4094,17 +7984,63 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceContents {
+                    mime_type: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
@@ -4119,17 +8055,61 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsResourcesListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ResourceListChangedNotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ResourceListChangedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -4150,17 +8130,56 @@ pub struct ResourceListChangedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceListChangedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceListChangedNotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A reference to a resource or resource template definition.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceReference {
     pub r#type: consts::RefResource,
@@ -4171,17 +8190,57 @@ pub struct ResourceReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceReference, A::Error> {
+                let mut f0: ::std::option::Option<consts::RefResource> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceReference {
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A template description for resources available on the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// Optional annotations for the client.
@@ -4214,17 +8273,92 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplate;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplate)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "uriTemplate" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "uriTemplate",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplate {
+                    annotations: f0.flatten(),
+                    description: f1.flatten(),
+                    mime_type: f2.flatten(),
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    uri_template: crate::rt::serde_helpers::take(f4, "uriTemplate")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
@@ -4234,17 +8368,59 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsResourcesUpdated,
+                > = None;
+                let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
@@ -4254,17 +8430,52 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotificationParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 #[doc(alias = "Result")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -4283,6 +8494,54 @@ pub struct ResultObject {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ResultObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResultObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResultObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResultObject, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResultObject {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The sender or recipient of messages and data in a conversation.
@@ -4329,16 +8588,7 @@ impl ::std::str::FromStr for Role {
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
@@ -4356,19 +8606,61 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Root;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Root)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Root, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Root {
+                    name: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
@@ -4383,17 +8675,61 @@ pub struct RootsListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RootsListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RootsListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsRootsListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<RootsListChangedNotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RootsListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -4414,8 +8750,56 @@ pub struct RootsListChangedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RootsListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RootsListChangedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RootsListChangedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RootsListChangedNotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
@@ -4423,6 +8807,55 @@ pub struct SamplingMessage {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SamplingMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SamplingMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SamplingMessage, A::Error> {
+                let mut f0: ::std::option::Option<SamplingMessageContent> = None;
+                let mut f1: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SamplingMessage {
+                    content: crate::rt::serde_helpers::take(f0, "content")?,
+                    role: crate::rt::serde_helpers::take(f1, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/SamplingMessage/properties/content`.
@@ -4527,16 +8960,7 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -4588,19 +9012,112 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesPrompts>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesResources>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTools>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "completions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "completions",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "logging" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logging")?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilities {
+                    completions: f0.flatten(),
+                    experimental: f1.flatten(),
+                    logging: f2.flatten(),
+                    prompts: f3.flatten(),
+                    resources: f4.flatten(),
+                    tools: f5.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
@@ -4616,19 +9133,58 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesPrompts;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesPrompts)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesPrompts {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
@@ -4648,19 +9204,67 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesResources;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesResources)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        "subscribe" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "subscribe",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesResources {
+                    list_changed: f0.flatten(),
+                    subscribe: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
@@ -4674,6 +9278,54 @@ pub struct ServerCapabilitiesTools {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTools;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTools)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTools {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -5266,7 +9918,7 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
@@ -5276,8 +9928,57 @@ pub struct SetLevelRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::LoggingSetLevel> = None;
+                let mut f1: ::std::option::Option<SetLevelRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -5287,17 +9988,52 @@ pub struct SetLevelRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<LoggingLevel> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "level")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequestParams {
+                    level: crate::rt::serde_helpers::take(f0, "level")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
@@ -5307,17 +10043,57 @@ pub struct SubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesSubscribe> = None;
+                let mut f1: ::std::option::Option<SubscribeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
@@ -5327,17 +10103,52 @@ pub struct SubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequestParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Text provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     /// Optional annotations for the client.
@@ -5352,16 +10163,65 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<consts::Text> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "text")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextContent {
+                    annotations: f0.flatten(),
+                    text: crate::rt::serde_helpers::take(f1, "text")?,
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
@@ -5381,17 +10241,68 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "text")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextResourceContents {
+                    mime_type: f0.flatten(),
+                    text: crate::rt::serde_helpers::take(f1, "text")?,
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Definition for a tool the client can call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// Optional additional tool information.
@@ -5414,6 +10325,81 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Tool;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Tool)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Tool, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ToolAnnotations>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<ToolInputSchema> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "inputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "inputSchema",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Tool {
+                    annotations: f0.flatten(),
+                    description: f1.flatten(),
+                    input_schema: crate::rt::serde_helpers::take(f2, "inputSchema")?,
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -5422,16 +10408,7 @@ pub struct Tool {
 ///
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -5492,19 +10469,92 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolAnnotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolAnnotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "destructiveHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "destructiveHint",
+                            )?
+                        }
+                        "idempotentHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "idempotentHint",
+                            )?
+                        }
+                        "openWorldHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "openWorldHint",
+                            )?
+                        }
+                        "readOnlyHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "readOnlyHint",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolAnnotations {
+                    destructive_hint: f0.flatten(),
+                    idempotent_hint: f1.flatten(),
+                    open_world_hint: f2.flatten(),
+                    read_only_hint: f3.flatten(),
+                    title: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -5532,17 +10582,79 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolInputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolInputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolInputSchema {
+                    properties: f0.flatten(),
+                    required: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
@@ -5557,17 +10669,61 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsToolsListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ToolListChangedNotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ToolListChangedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -5588,17 +10744,56 @@ pub struct ToolListChangedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolListChangedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolListChangedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolListChangedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolListChangedNotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
@@ -5608,17 +10803,57 @@ pub struct UnsubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
+                let mut f1: ::std::option::Option<UnsubscribeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
@@ -5626,4 +10861,48 @@ pub struct UnsubscribeRequestParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequestParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }

@@ -17,16 +17,7 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
@@ -61,17 +52,80 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Annotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Annotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Annotations, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Role>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "audience" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "audience",
+                            )?
+                        }
+                        "lastModified" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "lastModified",
+                            )?
+                        }
+                        "priority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "priority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Annotations {
+                    audience: f0.flatten(),
+                    last_modified: f1.flatten(),
+                    priority: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Audio provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -102,17 +156,84 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = AudioContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (AudioContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<AudioContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::Audio> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(AudioContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -131,16 +252,58 @@ pub struct BaseMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for BaseMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BaseMetadata;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BaseMetadata)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BaseMetadata, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BaseMetadata {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -173,16 +336,76 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BlobResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BlobResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "blob" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "blob")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BlobResourceContents {
+                    meta: f0.flatten(),
+                    blob: crate::rt::serde_helpers::take(f1, "blob")?,
+                    mime_type: f2.flatten(),
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -200,17 +423,75 @@ pub struct BooleanSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for BooleanSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BooleanSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BooleanSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BooleanSchema, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Boolean> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BooleanSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    title: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
@@ -220,17 +501,57 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f1: ::std::option::Option<CallToolRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -247,17 +568,65 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequestParams {
+                    arguments: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a tool call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -312,6 +681,77 @@ pub struct CallToolResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "isError" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                        }
+                        "structuredContent" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "structuredContent",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    is_error: f2.flatten(),
+                    structured_content: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -319,7 +759,7 @@ pub struct CallToolResult {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
@@ -329,8 +769,57 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsCancelled> = None;
+                let mut f1: ::std::option::Option<CancelledNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
@@ -347,17 +836,63 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "reason" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "reason")?
+                        }
+                        "requestId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "requestId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotificationParams {
+                    reason: f0.flatten(),
+                    request_id: crate::rt::serde_helpers::take(f1, "requestId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
@@ -401,19 +936,98 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesRoots>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "elicitation" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "elicitation",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "roots")?
+                        }
+                        "sampling" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "sampling",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilities {
+                    elicitation: f0.flatten(),
+                    experimental: f1.flatten(),
+                    roots: f2.flatten(),
+                    sampling: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
@@ -427,6 +1041,54 @@ pub struct ClientCapabilitiesRoots {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesRoots;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesRoots)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesRoots {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -1019,7 +1681,7 @@ impl ::std::convert::From<ElicitResult> for ClientResult {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
@@ -1029,8 +1691,57 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f1: ::std::option::Option<CompleteRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
@@ -1045,19 +1756,70 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<CompleteRequestParamsArgument> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<CompleteRequestParamsContext>,
+                > = None;
+                let mut f2: ::std::option::Option<CompleteRequestParamsRef> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "argument" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "argument",
+                            )?
+                        }
+                        "context" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "context")?
+                        }
+                        "ref" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "ref")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParams {
+                    argument: crate::rt::serde_helpers::take(f0, "argument")?,
+                    context: f1.flatten(),
+                    r#ref: crate::rt::serde_helpers::take(f2, "ref")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1069,19 +1831,59 @@ pub struct CompleteRequestParamsArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "value" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsArgument {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    value: crate::rt::serde_helpers::take(f1, "value")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/context`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
@@ -1098,6 +1900,61 @@ pub struct CompleteRequestParamsContext {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsContext;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsContext)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsContext {
+                    arguments: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/ref`.
@@ -1185,16 +2042,7 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The server's response to a completion/complete request
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -1216,17 +2064,65 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "completion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "completion",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResult {
+                    meta: f0.flatten(),
+                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -1246,6 +2142,62 @@ pub struct CompleteResultCompletion {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResultCompletion;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResultCompletion)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "hasMore" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
+                        }
+                        "values" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResultCompletion {
+                    has_more: f0.flatten(),
+                    total: f1.flatten(),
+                    values: crate::rt::serde_helpers::take(f2, "values")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -1400,16 +2352,7 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
@@ -1419,17 +2362,57 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::SamplingCreateMessage> = None;
+                let mut f1: ::std::option::Option<CreateMessageRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1492,6 +2475,131 @@ pub struct CreateMessageRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+                > = None;
+                let mut f1: ::std::option::Option<i64> = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ModelPreferences>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "includeContext" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "includeContext",
+                            )?
+                        }
+                        "maxTokens" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "maxTokens",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        "metadata" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "metadata",
+                            )?
+                        }
+                        "modelPreferences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "modelPreferences",
+                            )?
+                        }
+                        "stopSequences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "stopSequences",
+                            )?
+                        }
+                        "systemPrompt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f6,
+                                &mut map,
+                                "systemPrompt",
+                            )?
+                        }
+                        "temperature" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "temperature",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequestParams {
+                    include_context: f0.flatten(),
+                    max_tokens: crate::rt::serde_helpers::take(f1, "maxTokens")?,
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    metadata: f3.flatten(),
+                    model_preferences: f4.flatten(),
+                    stop_sequences: f5.flatten(),
+                    system_prompt: f6.flatten(),
+                    temperature: f7.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
@@ -1551,7 +2659,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
 }
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -1582,6 +2690,80 @@ pub struct CreateMessageResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<Role> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "model" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
+                        }
+                        "stopReason" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "stopReason",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    model: crate::rt::serde_helpers::take(f2, "model")?,
+                    role: crate::rt::serde_helpers::take(f3, "role")?,
+                    stop_reason: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/CreateMessageResult/properties/content`.
@@ -1689,16 +2871,7 @@ impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
 pub type Cursor = ::std::string::String;
 
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
@@ -1708,17 +2881,57 @@ pub struct ElicitRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ElicitationCreate> = None;
+                let mut f1: ::std::option::Option<ElicitRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
@@ -1732,20 +2945,67 @@ pub struct ElicitRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<ElicitRequestParamsRequestedSchema> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
+                        }
+                        "requestedSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "requestedSchema",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestParams {
+                    message: crate::rt::serde_helpers::take(f0, "message")?,
+                    requested_schema: crate::rt::serde_helpers::take(
+                        f1,
+                        "requestedSchema",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A restricted subset of JSON Schema.
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params/properties/requestedSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParamsRequestedSchema {
     pub properties: ::std::collections::BTreeMap<
@@ -1764,8 +3024,77 @@ pub struct ElicitRequestParamsRequestedSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestParamsRequestedSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestParamsRequestedSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestParamsRequestedSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        PrimitiveSchemaDefinition,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestParamsRequestedSchema {
+                    properties: crate::rt::serde_helpers::take(f0, "properties")?,
+                    required: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The client's response to an elicitation request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -1801,6 +3130,71 @@ pub struct ElicitResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ElicitResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<ElicitResultAction> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ElicitResultContentValue,
+                        >,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "action" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "action")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitResult {
+                    meta: f0.flatten(),
+                    action: crate::rt::serde_helpers::take(f1, "action")?,
+                    content: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The user action in response to the elicitation.
@@ -1969,7 +3363,7 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -1994,6 +3388,77 @@ pub struct EmbeddedResource {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = EmbeddedResource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (EmbeddedResource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
+                let mut f3: ::std::option::Option<consts::Resource> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "resource" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resource",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(EmbeddedResource {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/resource`.
@@ -2082,16 +3547,7 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 
 pub type EmptyResult = ResultObject;
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -2117,17 +3573,88 @@ pub struct EnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for EnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = EnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (EnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<EnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
+                        }
+                        "enumNames" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "enumNames",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(EnumSchema {
+                    description: f0.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f1, "enum")?,
+                    enum_names: f2.flatten(),
+                    title: f3.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
@@ -2137,17 +3664,57 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f1: ::std::option::Option<GetPromptRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
@@ -2168,17 +3735,68 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequestParams {
+                    arguments: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2204,17 +3822,76 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptResult {
+                    meta: f0.flatten(),
+                    description: f1.flatten(),
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An image provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2245,17 +3922,84 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ImageContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ImageContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::Image> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ImageContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -2275,17 +4019,64 @@ pub struct Implementation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Implementation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Implementation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Implementation, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        "version" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "version")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Implementation {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    version: crate::rt::serde_helpers::take(f2, "version")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
@@ -2295,17 +4086,57 @@ pub struct InitializeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::Initialize> = None;
+                let mut f1: ::std::option::Option<InitializeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ClientCapabilities,
@@ -2319,17 +4150,77 @@ pub struct InitializeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut f1: ::std::option::Option<Implementation> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "clientInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "clientInfo",
+                            )?
+                        }
+                        "protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "protocolVersion",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequestParams {
+                    capabilities: crate::rt::serde_helpers::take(f0, "capabilities")?,
+                    client_info: crate::rt::serde_helpers::take(f1, "clientInfo")?,
+                    protocol_version: crate::rt::serde_helpers::take(
+                        f2,
+                        "protocolVersion",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2362,17 +4253,97 @@ pub struct InitializeResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<ServerCapabilities> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<Implementation> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "instructions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "instructions",
+                            )?
+                        }
+                        "protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "protocolVersion",
+                            )?
+                        }
+                        "serverInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "serverInfo",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeResult {
+                    meta: f0.flatten(),
+                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
+                    instructions: f2.flatten(),
+                    protocol_version: crate::rt::serde_helpers::take(
+                        f3,
+                        "protocolVersion",
+                    )?,
+                    server_info: crate::rt::serde_helpers::take(f4, "serverInfo")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
@@ -2384,9 +4355,58 @@ pub struct InitializedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsInitialized> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub error: JsonRpcErrorError,
@@ -2397,17 +4417,60 @@ pub struct JsonRpcError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcError, A::Error> {
+                let mut f0: ::std::option::Option<JsonRpcErrorError> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcError {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
@@ -2421,6 +4484,62 @@ pub struct JsonRpcErrorError {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonRpcErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcErrorError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcErrorError, A::Error> {
+                let mut f0: ::std::option::Option<i64> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcErrorError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -2556,16 +4675,7 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
@@ -2578,9 +4688,63 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -2594,17 +4758,67 @@ pub struct JsonRpcRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<JsonRpcRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2620,19 +4834,56 @@ pub struct JsonRpcRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<JsonRpcRequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2648,9 +4899,59 @@ pub struct JsonRpcRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub id: RequestId,
@@ -2661,17 +4962,60 @@ pub struct JsonRpcResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ResultObject> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
@@ -2683,17 +5027,59 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::PromptsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListPromptsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2706,17 +5092,54 @@ pub struct ListPromptsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a prompts/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2747,17 +5170,72 @@ pub struct ListPromptsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    prompts: crate::rt::serde_helpers::take(f2, "prompts")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
@@ -2772,17 +5250,59 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListResourceTemplatesRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2795,17 +5315,54 @@ pub struct ListResourceTemplatesRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/templates/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2837,17 +5394,79 @@ pub struct ListResourceTemplatesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resourceTemplates" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resourceTemplates",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    resource_templates: crate::rt::serde_helpers::take(
+                        f2,
+                        "resourceTemplates",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
@@ -2859,17 +5478,59 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListResourcesRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -2882,17 +5543,54 @@ pub struct ListResourcesRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2923,6 +5621,74 @@ pub struct ListResourcesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    resources: crate::rt::serde_helpers::take(f2, "resources")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -2930,16 +5696,7 @@ pub struct ListResourcesResult {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
@@ -2951,17 +5708,59 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::RootsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListRootsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2977,19 +5776,56 @@ pub struct ListRootsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ListRootsRequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3005,19 +5841,60 @@ pub struct ListRootsRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3039,17 +5916,61 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsResult {
+                    meta: f0.flatten(),
+                    roots: crate::rt::serde_helpers::take(f1, "roots")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
@@ -3061,17 +5982,59 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ToolsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListToolsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -3084,17 +6047,54 @@ pub struct ListToolsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListToolsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a tools/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3123,6 +6123,70 @@ pub struct ListToolsResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    tools: crate::rt::serde_helpers::take(f2, "tools")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The severity of a log message.
@@ -3219,7 +6283,7 @@ impl ::std::str::FromStr for LoggingLevel {
 }
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
@@ -3229,8 +6293,57 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsMessage> = None;
+                let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -3246,20 +6359,67 @@ pub struct LoggingMessageNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<serde_json::Value> = None;
+                let mut f1: ::std::option::Option<LoggingLevel> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "data")?
+                        }
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "level")?
+                        }
+                        "logger" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logger")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotificationParams {
+                    data: crate::rt::serde_helpers::take(f0, "data")?,
+                    level: crate::rt::serde_helpers::take(f1, "level")?,
+                    logger: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -3279,6 +6439,52 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelHint;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelHint)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelHint, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelHint {
+                    name: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -3290,16 +6496,7 @@ pub struct ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
@@ -3347,16 +6544,86 @@ pub struct ModelPreferences {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelPreferences;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelPreferences)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelPreferences, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "costPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "costPriority",
+                            )?
+                        }
+                        "hints" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                        }
+                        "intelligencePriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "intelligencePriority",
+                            )?
+                        }
+                        "speedPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "speedPriority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelPreferences {
+                    cost_priority: f0.flatten(),
+                    hints: f1.flatten(),
+                    intelligence_priority: f2.flatten(),
+                    speed_priority: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
@@ -3368,7 +6635,56 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Notification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Notification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Notification, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Notification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -3387,6 +6703,82 @@ pub struct NumberSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for NumberSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NumberSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NumberSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NumberSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<NumberSchemaType> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "maximum" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "maximum")?
+                        }
+                        "minimum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "minimum")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NumberSchema {
+                    description: f0.flatten(),
+                    maximum: f1.flatten(),
+                    minimum: f2.flatten(),
+                    title: f3.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/NumberSchema/properties/type`.
@@ -3440,16 +6832,7 @@ impl ::std::str::FromStr for NumberSchemaType {
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
@@ -3461,17 +6844,59 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
@@ -3484,16 +6909,53 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequestParams {
+                    cursor: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3523,17 +6985,67 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
@@ -3545,17 +7057,59 @@ pub struct PingRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::Ping> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<PingRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3571,19 +7125,56 @@ pub struct PingRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PingRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<PingRequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3597,6 +7188,56 @@ pub struct PingRequestParamsMeta {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for PingRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Restricted schema definitions that only allow primitive types
@@ -3730,7 +7371,7 @@ impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
@@ -3740,8 +7381,57 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::NotificationsProgress> = None;
+                let mut f1: ::std::option::Option<ProgressNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
@@ -3760,6 +7450,77 @@ pub struct ProgressNotificationParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<serde_json::Number> = None;
+                let mut f2: ::std::option::Option<ProgressToken> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
+                        }
+                        "progress" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "progress",
+                            )?
+                        }
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "total")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotificationParams {
+                    message: f0.flatten(),
+                    progress: crate::rt::serde_helpers::take(f1, "progress")?,
+                    progress_token: crate::rt::serde_helpers::take(f2, "progressToken")?,
+                    total: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A progress token, used to associate progress notifications with the original request.
@@ -3843,16 +7604,7 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3892,17 +7644,90 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Prompt;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Prompt)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Prompt, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Prompt {
+                    meta: f0.flatten(),
+                    arguments: f1.flatten(),
+                    description: f2.flatten(),
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    title: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes an argument that a prompt can accept.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
@@ -3929,17 +7754,79 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptArgument, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptArgument {
+                    description: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    required: f2.flatten(),
+                    title: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
@@ -3951,11 +7838,62 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsPromptsListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
@@ -3965,17 +7903,57 @@ pub struct PromptMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptMessage, A::Error> {
+                let mut f0: ::std::option::Option<ContentBlock> = None;
+                let mut f1: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptMessage {
+                    content: crate::rt::serde_helpers::take(f0, "content")?,
+                    role: crate::rt::serde_helpers::take(f1, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Identifies a prompt.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -3995,17 +7973,64 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptReference, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::RefPrompt> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptReference {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
@@ -4015,17 +8040,57 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f1: ::std::option::Option<ReadResourceRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
@@ -4035,17 +8100,52 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequestParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/read request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4065,6 +8165,65 @@ pub struct ReadResourceResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::vec::Vec<ReadResourceResultContentsItem>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "contents" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "contents",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceResult {
+                    meta: f0.flatten(),
+                    contents: crate::rt::serde_helpers::take(f1, "contents")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/ReadResourceResult/properties/contents/items`.
@@ -4151,16 +8310,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
@@ -4170,6 +8320,57 @@ pub struct Request {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Request;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Request)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Request, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<RequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Request {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -4253,16 +8454,7 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4278,19 +8470,56 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<RequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4306,17 +8535,58 @@ pub struct RequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A known resource that the server is capable of reading.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4374,17 +8644,109 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Resource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Resource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Resource, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "size")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Resource {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    mime_type: f3.flatten(),
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
+                    size: f5.flatten(),
+                    title: f6.flatten(),
+                    uri: crate::rt::serde_helpers::take(f7, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4415,19 +8777,74 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceContents {
+                    meta: f0.flatten(),
+                    mime_type: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4486,17 +8903,114 @@ pub struct ResourceLink {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceLink;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceLink)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceLink, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f8: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "size")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceLink {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    mime_type: f3.flatten(),
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
+                    size: f5.flatten(),
+                    title: f6.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f7, "type")?,
+                    uri: crate::rt::serde_helpers::take(f8, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
@@ -4508,17 +9022,59 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsResourcesListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A template description for resources available on the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4571,17 +9127,108 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplate;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplate)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "uriTemplate" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f6,
+                                &mut map,
+                                "uriTemplate",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplate {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    mime_type: f3.flatten(),
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
+                    title: f5.flatten(),
+                    uri_template: crate::rt::serde_helpers::take(f6, "uriTemplate")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A reference to a resource or resource template definition.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
@@ -4592,17 +9239,57 @@ pub struct ResourceTemplateReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplateReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplateReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
+                let mut f0: ::std::option::Option<consts::RefResource> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplateReference {
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
@@ -4612,17 +9299,59 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsResourcesUpdated,
+                > = None;
+                let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
@@ -4632,17 +9361,52 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotificationParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 #[doc(alias = "Result")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4661,6 +9425,54 @@ pub struct ResultObject {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ResultObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResultObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResultObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResultObject, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResultObject {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The sender or recipient of messages and data in a conversation.
@@ -4707,16 +9519,7 @@ impl ::std::str::FromStr for Role {
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4747,19 +9550,70 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Root;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Root)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Root, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Root {
+                    meta: f0.flatten(),
+                    name: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
@@ -4771,8 +9625,59 @@ pub struct RootsListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RootsListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RootsListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsRootsListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RootsListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
@@ -4780,6 +9685,55 @@ pub struct SamplingMessage {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SamplingMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SamplingMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SamplingMessage, A::Error> {
+                let mut f0: ::std::option::Option<SamplingMessageContent> = None;
+                let mut f1: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SamplingMessage {
+                    content: crate::rt::serde_helpers::take(f0, "content")?,
+                    role: crate::rt::serde_helpers::take(f1, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/SamplingMessage/properties/content`.
@@ -4884,16 +9838,7 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -4945,19 +9890,112 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesPrompts>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesResources>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTools>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "completions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "completions",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "logging" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logging")?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilities {
+                    completions: f0.flatten(),
+                    experimental: f1.flatten(),
+                    logging: f2.flatten(),
+                    prompts: f3.flatten(),
+                    resources: f4.flatten(),
+                    tools: f5.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
@@ -4973,19 +10011,58 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesPrompts;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesPrompts)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesPrompts {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
@@ -5005,19 +10082,67 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesResources;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesResources)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        "subscribe" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "subscribe",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesResources {
+                    list_changed: f0.flatten(),
+                    subscribe: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
@@ -5031,6 +10156,54 @@ pub struct ServerCapabilitiesTools {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTools;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTools)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTools {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -5649,7 +10822,7 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
@@ -5659,8 +10832,57 @@ pub struct SetLevelRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::LoggingSetLevel> = None;
+                let mut f1: ::std::option::Option<SetLevelRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -5670,16 +10892,51 @@ pub struct SetLevelRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<LoggingLevel> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "level")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequestParams {
+                    level: crate::rt::serde_helpers::take(f0, "level")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -5709,6 +10966,93 @@ pub struct StringSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for StringSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = StringSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (StringSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<StringSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<StringSchemaFormat>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "format" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "format")?
+                        }
+                        "maxLength" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "maxLength",
+                            )?
+                        }
+                        "minLength" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "minLength",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(StringSchema {
+                    description: f0.flatten(),
+                    format: f1.flatten(),
+                    max_length: f2.flatten(),
+                    min_length: f3.flatten(),
+                    title: f4.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/definitions/StringSchema/properties/format`.
@@ -5778,16 +11122,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
 }
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
@@ -5797,17 +11132,57 @@ pub struct SubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesSubscribe> = None;
+                let mut f1: ::std::option::Option<SubscribeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
@@ -5817,17 +11192,52 @@ pub struct SubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequestParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Text provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5855,16 +11265,74 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<consts::Text> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5897,17 +11365,77 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextResourceContents {
+                    meta: f0.flatten(),
+                    mime_type: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Definition for a tool the client can call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5963,6 +11491,108 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Tool;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Tool)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Tool, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ToolAnnotations>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<ToolInputSchema> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<ToolOutputSchema>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "inputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "inputSchema",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                        }
+                        "outputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "outputSchema",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Tool {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    input_schema: crate::rt::serde_helpers::take(f3, "inputSchema")?,
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
+                    output_schema: f5.flatten(),
+                    title: f6.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -5971,16 +11601,7 @@ pub struct Tool {
 ///
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -6041,19 +11662,92 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolAnnotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolAnnotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "destructiveHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "destructiveHint",
+                            )?
+                        }
+                        "idempotentHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "idempotentHint",
+                            )?
+                        }
+                        "openWorldHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "openWorldHint",
+                            )?
+                        }
+                        "readOnlyHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "readOnlyHint",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolAnnotations {
+                    destructive_hint: f0.flatten(),
+                    idempotent_hint: f1.flatten(),
+                    open_world_hint: f2.flatten(),
+                    read_only_hint: f3.flatten(),
+                    title: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -6081,17 +11775,79 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolInputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolInputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolInputSchema {
+                    properties: f0.flatten(),
+                    required: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
@@ -6103,20 +11859,62 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<
+                    consts::NotificationsToolsListChanged,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolListChangedNotification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a CallToolResult.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/outputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -6144,17 +11942,79 @@ pub struct ToolOutputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolOutputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolOutputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolOutputSchema {
+                    properties: f0.flatten(),
+                    required: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
@@ -6164,17 +12024,57 @@ pub struct UnsubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
+                let mut f1: ::std::option::Option<UnsubscribeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
@@ -6182,4 +12082,48 @@ pub struct UnsubscribeRequestParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequestParams {
+                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }

@@ -17,16 +17,7 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
@@ -61,17 +52,80 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Annotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Annotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Annotations, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Role>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "audience" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "audience",
+                            )?
+                        }
+                        "lastModified" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "lastModified",
+                            )?
+                        }
+                        "priority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "priority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Annotations {
+                    audience: f0.flatten(),
+                    last_modified: f1.flatten(),
+                    priority: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Audio provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -102,17 +156,84 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = AudioContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (AudioContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<AudioContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::Audio> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(AudioContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -131,16 +252,58 @@ pub struct BaseMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for BaseMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BaseMetadata;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BaseMetadata)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BaseMetadata, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BaseMetadata {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -173,16 +336,76 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BlobResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BlobResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "blob" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "blob")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BlobResourceContents {
+                    meta: f0.flatten(),
+                    blob: crate::rt::serde_helpers::take(f1, "blob")?,
+                    mime_type: f2.flatten(),
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -200,8 +423,75 @@ pub struct BooleanSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for BooleanSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BooleanSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BooleanSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BooleanSchema, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Boolean> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BooleanSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    title: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub id: RequestId,
@@ -213,17 +503,65 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f3: ::std::option::Option<CallToolRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `tools/call` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -259,19 +597,79 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<CallToolRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
+                        }
+                        "task" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "task")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequestParams {
+                    meta: f0.flatten(),
+                    arguments: f1.flatten(),
+                    name: crate::rt::serde_helpers::take(f2, "name")?,
+                    task: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CallToolRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -287,17 +685,58 @@ pub struct CallToolRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a tool call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -350,6 +789,77 @@ pub struct CallToolResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "isError" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                        }
+                        "structuredContent" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "structuredContent",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    is_error: f2.flatten(),
+                    structured_content: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The results that may answer `tools/call`; the schema names them but has no union of them, so the method layer adds this one.
@@ -441,7 +951,7 @@ impl ::std::convert::From<CreateTaskResult> for CallToolResultResponseResult {
 }
 
 /// A request to cancel a task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequest {
     pub id: RequestId,
@@ -453,17 +963,65 @@ pub struct CancelTaskRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelTaskRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelTaskRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelTaskRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::TasksCancel> = None;
+                let mut f3: ::std::option::Option<CancelTaskRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelTaskRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CancelTaskRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
@@ -474,8 +1032,52 @@ pub struct CancelTaskRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelTaskRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelTaskRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelTaskRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelTaskRequestParams {
+                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The response to a tasks/cancel request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -536,6 +1138,110 @@ pub struct CancelTaskResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelTaskResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelTaskResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelTaskResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelTaskResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<TaskStatus> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "createdAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "createdAt",
+                            )?
+                        }
+                        "lastUpdatedAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "lastUpdatedAt",
+                            )?
+                        }
+                        "pollInterval" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "pollInterval",
+                            )?
+                        }
+                        "status" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "status")?
+                        }
+                        "statusMessage" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "statusMessage",
+                            )?
+                        }
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "taskId")?
+                        }
+                        "ttl" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelTaskResult {
+                    meta: f0.flatten(),
+                    created_at: crate::rt::serde_helpers::take(f1, "createdAt")?,
+                    last_updated_at: crate::rt::serde_helpers::take(
+                        f2,
+                        "lastUpdatedAt",
+                    )?,
+                    poll_interval: f3.flatten(),
+                    status: crate::rt::serde_helpers::take(f4, "status")?,
+                    status_message: f5.flatten(),
+                    task_id: crate::rt::serde_helpers::take(f6, "taskId")?,
+                    ttl: crate::rt::serde_helpers::take(f7, "ttl")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -545,16 +1251,7 @@ pub struct CancelTaskResult {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 ///
 /// For task cancellation, use the `tasks/cancel` request instead of this notification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
@@ -565,17 +1262,62 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsCancelled> = None;
+                let mut f2: ::std::option::Option<CancelledNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/cancelled` notification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -612,17 +1354,72 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "reason" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "reason")?
+                        }
+                        "requestId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requestId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotificationParams {
+                    meta: f0.flatten(),
+                    reason: f1.flatten(),
+                    request_id: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
@@ -660,19 +1457,101 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesElicitation>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesRoots>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesSampling>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesTasks>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "elicitation" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "elicitation",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "roots")?
+                        }
+                        "sampling" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "sampling",
+                            )?
+                        }
+                        "tasks" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "tasks")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilities {
+                    elicitation: f0.flatten(),
+                    experimental: f1.flatten(),
+                    roots: f2.flatten(),
+                    sampling: f3.flatten(),
+                    tasks: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -696,19 +1575,67 @@ pub struct ClientCapabilitiesElicitation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesElicitation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesElicitation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "form" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "form")?
+                        }
+                        "url" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "url")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesElicitation {
+                    form: f0.flatten(),
+                    url: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
@@ -724,19 +1651,58 @@ pub struct ClientCapabilitiesRoots {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesRoots;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesRoots)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesRoots {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports sampling from an LLM.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
@@ -763,19 +1729,67 @@ pub struct ClientCapabilitiesSampling {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesSampling;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesSampling)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "context" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "context")?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesSampling {
+                    context: f0.flatten(),
+                    tools: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports task-augmented requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
@@ -805,19 +1819,78 @@ pub struct ClientCapabilitiesTasks {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesTasks;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesTasks)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesTasks, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesTasksRequests>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cancel" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cancel")?
+                        }
+                        "list" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "list")?
+                        }
+                        "requests" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requests",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesTasks {
+                    cancel: f0.flatten(),
+                    list: f1.flatten(),
+                    requests: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for elicitation-related requests.
@@ -839,19 +1912,71 @@ pub struct ClientCapabilitiesTasksRequests {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesTasksRequests;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesTasksRequests)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesTasksRequests, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "elicitation" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "elicitation",
+                            )?
+                        }
+                        "sampling" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "sampling",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesTasksRequests {
+                    elicitation: f0.flatten(),
+                    sampling: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Task support for elicitation-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
@@ -868,19 +1993,61 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesTasksRequestsElicitation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesTasksRequestsElicitation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                ClientCapabilitiesTasksRequestsElicitation,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "create" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "create")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesTasksRequestsElicitation {
+                    create: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Task support for sampling-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
@@ -899,6 +2066,61 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesTasksRequestsSampling;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesTasksRequestsSampling)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                ClientCapabilitiesTasksRequestsSampling,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "createMessage" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "createMessage",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesTasksRequestsSampling {
+                    create_message: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -1788,7 +3010,7 @@ impl ::std::convert::From<ElicitResult> for ClientResult {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub id: RequestId,
@@ -1800,8 +3022,65 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f3: ::std::option::Option<CompleteRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `completion/complete` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1824,19 +3103,77 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<CompleteRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<CompleteRequestParamsContext>,
+                > = None;
+                let mut f3: ::std::option::Option<CompleteRequestParamsRef> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "argument" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "argument",
+                            )?
+                        }
+                        "context" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "context")?
+                        }
+                        "ref" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "ref")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParams {
+                    meta: f0.flatten(),
+                    argument: crate::rt::serde_helpers::take(f1, "argument")?,
+                    context: f2.flatten(),
+                    r#ref: crate::rt::serde_helpers::take(f3, "ref")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1848,19 +3185,59 @@ pub struct CompleteRequestParamsArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "value" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsArgument {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    value: crate::rt::serde_helpers::take(f1, "value")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
@@ -1879,19 +3256,65 @@ pub struct CompleteRequestParamsContext {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsContext;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsContext)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsContext {
+                    arguments: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -1905,6 +3328,56 @@ pub struct CompleteRequestParamsMeta {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/ref`.
@@ -1992,16 +3465,7 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The server's response to a completion/complete request
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2023,17 +3487,65 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "completion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "completion",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResult {
+                    meta: f0.flatten(),
+                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -2053,6 +3565,62 @@ pub struct CompleteResultCompletion {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResultCompletion;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResultCompletion)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "hasMore" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
+                        }
+                        "values" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResultCompletion {
+                    has_more: f0.flatten(),
+                    total: f1.flatten(),
+                    values: crate::rt::serde_helpers::take(f2, "values")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -2208,7 +3776,7 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub id: RequestId,
@@ -2220,17 +3788,65 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::SamplingCreateMessage> = None;
+                let mut f3: ::std::option::Option<CreateMessageRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `sampling/createMessage` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2329,6 +3945,159 @@ pub struct CreateMessageRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<CreateMessageRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+                > = None;
+                let mut f2: ::std::option::Option<i64> = None;
+                let mut f3: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<ModelPreferences>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f8: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
+                let mut f9: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f10: ::std::option::Option<::std::option::Option<ToolChoice>> = None;
+                let mut f11: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Tool>>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "includeContext" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "includeContext",
+                            )?
+                        }
+                        "maxTokens" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "maxTokens",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        "metadata" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "metadata",
+                            )?
+                        }
+                        "modelPreferences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "modelPreferences",
+                            )?
+                        }
+                        "stopSequences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f6,
+                                &mut map,
+                                "stopSequences",
+                            )?
+                        }
+                        "systemPrompt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "systemPrompt",
+                            )?
+                        }
+                        "task" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "task")?
+                        }
+                        "temperature" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f9,
+                                &mut map,
+                                "temperature",
+                            )?
+                        }
+                        "toolChoice" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f10,
+                                &mut map,
+                                "toolChoice",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f11, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequestParams {
+                    meta: f0.flatten(),
+                    include_context: f1.flatten(),
+                    max_tokens: crate::rt::serde_helpers::take(f2, "maxTokens")?,
+                    messages: crate::rt::serde_helpers::take(f3, "messages")?,
+                    metadata: f4.flatten(),
+                    model_preferences: f5.flatten(),
+                    stop_sequences: f6.flatten(),
+                    system_prompt: f7.flatten(),
+                    task: f8.flatten(),
+                    temperature: f9.flatten(),
+                    tool_choice: f10.flatten(),
+                    tools: f11.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -2394,16 +4163,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2419,10 +4179,60 @@ pub struct CreateMessageRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2461,6 +4271,80 @@ pub struct CreateMessageResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<Role> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "model" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
+                        }
+                        "stopReason" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "stopReason",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    model: crate::rt::serde_helpers::take(f2, "model")?,
+                    role: crate::rt::serde_helpers::take(f3, "role")?,
+                    stop_reason: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/CreateMessageResult/properties/content`.
@@ -2789,7 +4673,7 @@ impl ::std::convert::From<CreateTaskResult> for CreateMessageResultResponseResul
 }
 
 /// A response to a task-augmented request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2811,11 +4695,64 @@ pub struct CreateTaskResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateTaskResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateTaskResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateTaskResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateTaskResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<Task> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "task" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "task")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateTaskResult {
+                    meta: f0.flatten(),
+                    task: crate::rt::serde_helpers::take(f1, "task")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
 
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub id: RequestId,
@@ -2827,17 +4764,65 @@ pub struct ElicitRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ElicitationCreate> = None;
+                let mut f3: ::std::option::Option<ElicitRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2872,19 +4857,85 @@ pub struct ElicitRequestFormParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestFormParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestFormParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ElicitRequestFormParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<consts::Form>> = None;
+                let mut f3: ::std::option::Option<
+                    ElicitRequestFormParamsRequestedSchema,
+                > = None;
+                let mut f4: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
+                        }
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "mode")?
+                        }
+                        "requestedSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "requestedSchema",
+                            )?
+                        }
+                        "task" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "task")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestFormParams {
+                    meta: f0.flatten(),
+                    message: crate::rt::serde_helpers::take(f1, "message")?,
+                    mode: f2.flatten(),
+                    requested_schema: crate::rt::serde_helpers::take(
+                        f3,
+                        "requestedSchema",
+                    )?,
+                    task: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -2900,20 +4951,61 @@ pub struct ElicitRequestFormParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestFormParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestFormParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestFormParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestFormParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A restricted subset of JSON Schema.
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(
@@ -2937,6 +5029,85 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestFormParamsRequestedSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestFormParamsRequestedSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                ElicitRequestFormParamsRequestedSchema,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        PrimitiveSchemaDefinition,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                        }
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestFormParamsRequestedSchema {
+                    schema: f0.flatten(),
+                    properties: crate::rt::serde_helpers::take(f1, "properties")?,
+                    required: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The parameters for a request to elicit additional information from the user via the client.
@@ -3030,16 +5201,7 @@ impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
 
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3074,19 +5236,85 @@ pub struct ElicitRequestUrlParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestUrlParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestUrlParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestUrlParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ElicitRequestUrlParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<consts::Url> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "elicitationId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "elicitationId",
+                            )?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "mode")?
+                        }
+                        "task" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "task")?
+                        }
+                        "url" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "url")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestUrlParams {
+                    meta: f0.flatten(),
+                    elicitation_id: crate::rt::serde_helpers::take(f1, "elicitationId")?,
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    mode: crate::rt::serde_helpers::take(f3, "mode")?,
+                    task: f4.flatten(),
+                    url: crate::rt::serde_helpers::take(f5, "url")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestURLParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3102,8 +5330,58 @@ pub struct ElicitRequestUrlParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestUrlParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestUrlParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestUrlParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestUrlParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The client's response to an elicitation request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3140,6 +5418,71 @@ pub struct ElicitResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ElicitResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<ElicitResultAction> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ElicitResultContentValue,
+                        >,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "action" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "action")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitResult {
+                    meta: f0.flatten(),
+                    action: crate::rt::serde_helpers::take(f1, "action")?,
+                    content: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The user action in response to the elicitation.
@@ -3427,16 +5770,7 @@ impl ::std::convert::From<CreateTaskResult> for ElicitResultResponseResult {
 }
 
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitationCompleteNotification {
     pub jsonrpc: consts::V2_0,
@@ -3447,17 +5781,66 @@ pub struct ElicitationCompleteNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitationCompleteNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitationCompleteNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitationCompleteNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsElicitationComplete,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ElicitationCompleteNotificationParams,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitationCompleteNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/ElicitationCompleteNotification/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
@@ -3468,11 +5851,59 @@ pub struct ElicitationCompleteNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitationCompleteNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitationCompleteNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitationCompleteNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "elicitationId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "elicitationId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitationCompleteNotificationParams {
+                    elicitation_id: crate::rt::serde_helpers::take(f0, "elicitationId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3497,6 +5928,77 @@ pub struct EmbeddedResource {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = EmbeddedResource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (EmbeddedResource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
+                let mut f3: ::std::option::Option<consts::Resource> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "resource" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resource",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(EmbeddedResource {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/EmbeddedResource/properties/resource`.
@@ -3766,16 +6268,7 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
 }
 
 #[doc(alias = "Error")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
@@ -3791,8 +6284,64 @@ pub struct ErrorObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ErrorObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ErrorObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ErrorObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ErrorObject, A::Error> {
+                let mut f0: ::std::option::Option<i64> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ErrorObject {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub id: RequestId,
@@ -3804,17 +6353,65 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f3: ::std::option::Option<GetPromptRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `prompts/get` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3843,19 +6440,77 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<GetPromptRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequestParams {
+                    meta: f0.flatten(),
+                    arguments: f1.flatten(),
+                    name: crate::rt::serde_helpers::take(f2, "name")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/GetPromptRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3871,17 +6526,58 @@ pub struct GetPromptRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a prompts/get request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3907,8 +6603,76 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptResult {
+                    meta: f0.flatten(),
+                    description: f1.flatten(),
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request to retrieve the result of a completed task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequest {
     pub id: RequestId,
@@ -3920,17 +6684,65 @@ pub struct GetTaskPayloadRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetTaskPayloadRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetTaskPayloadRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetTaskPayloadRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::TasksResult> = None;
+                let mut f3: ::std::option::Option<GetTaskPayloadRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetTaskPayloadRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/GetTaskPayloadRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
@@ -3941,19 +6753,54 @@ pub struct GetTaskPayloadRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetTaskPayloadRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetTaskPayloadRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetTaskPayloadRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetTaskPayloadRequestParams {
+                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
 /// For example, a tools/call task would return the CallToolResult structure.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3974,8 +6821,56 @@ pub struct GetTaskPayloadResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetTaskPayloadResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetTaskPayloadResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetTaskPayloadResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetTaskPayloadResult {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request to retrieve the state of a task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskRequest {
     pub id: RequestId,
@@ -3987,17 +6882,65 @@ pub struct GetTaskRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetTaskRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetTaskRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetTaskRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetTaskRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::TasksGet> = None;
+                let mut f3: ::std::option::Option<GetTaskRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetTaskRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/GetTaskRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskRequestParams {
     /// The task identifier to query.
@@ -4008,8 +6951,52 @@ pub struct GetTaskRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetTaskRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetTaskRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetTaskRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetTaskRequestParams {
+                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The response to a tasks/get request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4070,17 +7057,112 @@ pub struct GetTaskResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetTaskResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetTaskResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetTaskResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetTaskResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<TaskStatus> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "createdAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "createdAt",
+                            )?
+                        }
+                        "lastUpdatedAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "lastUpdatedAt",
+                            )?
+                        }
+                        "pollInterval" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "pollInterval",
+                            )?
+                        }
+                        "status" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "status")?
+                        }
+                        "statusMessage" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "statusMessage",
+                            )?
+                        }
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "taskId")?
+                        }
+                        "ttl" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetTaskResult {
+                    meta: f0.flatten(),
+                    created_at: crate::rt::serde_helpers::take(f1, "createdAt")?,
+                    last_updated_at: crate::rt::serde_helpers::take(
+                        f2,
+                        "lastUpdatedAt",
+                    )?,
+                    poll_interval: f3.flatten(),
+                    status: crate::rt::serde_helpers::take(f4, "status")?,
+                    status_message: f5.flatten(),
+                    task_id: crate::rt::serde_helpers::take(f6, "taskId")?,
+                    ttl: crate::rt::serde_helpers::take(f7, "ttl")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
@@ -4122,6 +7204,73 @@ pub struct Icon {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Icon {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Icon;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Icon)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Icon, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<IconTheme>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "sizes" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "sizes")?
+                        }
+                        "src" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "src")?
+                        }
+                        "theme" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "theme")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Icon {
+                    mime_type: f0.flatten(),
+                    sizes: f1.flatten(),
+                    src: crate::rt::serde_helpers::take(f2, "src")?,
+                    theme: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Optional specifier for the theme this icon is designed for. `light` indicates
@@ -4174,16 +7323,7 @@ impl ::std::str::FromStr for IconTheme {
 }
 
 /// Base interface to add `icons` property.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4203,17 +7343,54 @@ pub struct Icons {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Icons {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Icons;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Icons)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Icons, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Icons {
+                    icons: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An image provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4244,17 +7421,84 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ImageContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ImageContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::Image> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ImageContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes the MCP implementation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// An optional human-readable description of what this implementation does.
@@ -4302,8 +7546,93 @@ pub struct Implementation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Implementation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Implementation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Implementation, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "version" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "version")?
+                        }
+                        "websiteUrl" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "websiteUrl",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Implementation {
+                    description: f0.flatten(),
+                    icons: f1.flatten(),
+                    name: crate::rt::serde_helpers::take(f2, "name")?,
+                    title: f3.flatten(),
+                    version: crate::rt::serde_helpers::take(f4, "version")?,
+                    website_url: f5.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub id: RequestId,
@@ -4315,17 +7644,65 @@ pub struct InitializeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::Initialize> = None;
+                let mut f3: ::std::option::Option<InitializeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for an `initialize` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4347,19 +7724,86 @@ pub struct InitializeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<InitializeRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<ClientCapabilities> = None;
+                let mut f2: ::std::option::Option<Implementation> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "clientInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "clientInfo",
+                            )?
+                        }
+                        "protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "protocolVersion",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequestParams {
+                    meta: f0.flatten(),
+                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
+                    client_info: crate::rt::serde_helpers::take(f2, "clientInfo")?,
+                    protocol_version: crate::rt::serde_helpers::take(
+                        f3,
+                        "protocolVersion",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/InitializeRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4375,17 +7819,58 @@ pub struct InitializeRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4418,17 +7903,97 @@ pub struct InitializeResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializeResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializeResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializeResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializeResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<ServerCapabilities> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<Implementation> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "instructions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "instructions",
+                            )?
+                        }
+                        "protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "protocolVersion",
+                            )?
+                        }
+                        "serverInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "serverInfo",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializeResult {
+                    meta: f0.flatten(),
+                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
+                    instructions: f2.flatten(),
+                    protocol_version: crate::rt::serde_helpers::take(
+                        f3,
+                        "protocolVersion",
+                    )?,
+                    server_info: crate::rt::serde_helpers::take(f4, "serverInfo")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub jsonrpc: consts::V2_0,
@@ -4441,18 +8006,65 @@ pub struct InitializedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InitializedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InitializedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InitializedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InitializedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsInitialized> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InitializedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub error: ErrorObject,
@@ -4463,6 +8075,58 @@ pub struct JsonRpcErrorResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcErrorResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcErrorResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcErrorResponse, A::Error> {
+                let mut f0: ::std::option::Option<ErrorObject> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcErrorResponse {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: f1.flatten(),
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -4601,16 +8265,7 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
@@ -4628,9 +8283,67 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -4647,6 +8360,67 @@ pub struct JsonRpcRequest {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A response to a request, containing either the result or error.
@@ -4741,7 +8515,7 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub id: RequestId,
@@ -4752,18 +8526,61 @@ pub struct JsonRpcResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ResultObject> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Use TitledSingleSelectEnumSchema instead.
 /// This interface will be removed in a future version.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -4794,8 +8611,95 @@ pub struct LegacyTitledEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LegacyTitledEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LegacyTitledEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                        }
+                        "enumNames" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "enumNames",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LegacyTitledEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
+                    enum_names: f3.flatten(),
+                    title: f4.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub id: RequestId,
@@ -4809,17 +8713,67 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::PromptsList> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a prompts/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4850,8 +8804,72 @@ pub struct ListPromptsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    prompts: crate::rt::serde_helpers::take(f2, "prompts")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
@@ -4865,17 +8883,67 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/templates/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4907,8 +8975,79 @@ pub struct ListResourceTemplatesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resourceTemplates" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resourceTemplates",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    resource_templates: crate::rt::serde_helpers::take(
+                        f2,
+                        "resourceTemplates",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub id: RequestId,
@@ -4922,17 +9061,67 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4963,6 +9152,74 @@ pub struct ListResourcesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    resources: crate::rt::serde_helpers::take(f2, "resources")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -4970,7 +9227,7 @@ pub struct ListResourcesResult {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub id: RequestId,
@@ -4984,19 +9241,69 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::RootsList> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<RequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5018,8 +9325,61 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsResult {
+                    meta: f0.flatten(),
+                    roots: crate::rt::serde_helpers::take(f1, "roots")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request to retrieve a list of tasks.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksRequest {
     pub id: RequestId,
@@ -5033,17 +9393,67 @@ pub struct ListTasksRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListTasksRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListTasksRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListTasksRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListTasksRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::TasksList> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListTasksRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The response to a tasks/list request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5074,8 +9484,72 @@ pub struct ListTasksResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListTasksResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListTasksResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListTasksResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListTasksResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Task>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "tasks" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tasks")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListTasksResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    tasks: crate::rt::serde_helpers::take(f2, "tasks")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub id: RequestId,
@@ -5089,17 +9563,67 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ToolsList> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a tools/list request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5128,6 +9652,70 @@ pub struct ListToolsResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    tools: crate::rt::serde_helpers::take(f2, "tools")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The severity of a log message.
@@ -5224,7 +9812,7 @@ impl ::std::str::FromStr for LoggingLevel {
 }
 
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
@@ -5235,8 +9823,62 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsMessage> = None;
+                let mut f2: ::std::option::Option<LoggingMessageNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/message` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5265,20 +9907,76 @@ pub struct LoggingMessageNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<serde_json::Value> = None;
+                let mut f2: ::std::option::Option<LoggingLevel> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "level")?
+                        }
+                        "logger" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "logger")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotificationParams {
+                    meta: f0.flatten(),
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    level: crate::rt::serde_helpers::take(f2, "level")?,
+                    logger: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -5298,6 +9996,52 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelHint;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelHint)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelHint, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelHint {
+                    name: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -5309,16 +10053,7 @@ pub struct ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
@@ -5364,6 +10099,85 @@ pub struct ModelPreferences {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelPreferences;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelPreferences)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelPreferences, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "costPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "costPriority",
+                            )?
+                        }
+                        "hints" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                        }
+                        "intelligencePriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "intelligencePriority",
+                            )?
+                        }
+                        "speedPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "speedPriority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelPreferences {
+                    cost_priority: f0.flatten(),
+                    hints: f1.flatten(),
+                    intelligence_priority: f2.flatten(),
+                    speed_priority: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -5473,16 +10287,7 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
@@ -5499,16 +10304,60 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Notification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Notification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Notification, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Notification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5529,7 +10378,55 @@ pub struct NotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -5551,6 +10448,89 @@ pub struct NumberSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for NumberSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NumberSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NumberSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NumberSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<NumberSchemaType> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "maximum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "maximum")?
+                        }
+                        "minimum" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "minimum")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NumberSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    maximum: f2.flatten(),
+                    minimum: f3.flatten(),
+                    title: f4.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
@@ -5604,7 +10584,7 @@ impl ::std::str::FromStr for NumberSchemaType {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub id: RequestId,
@@ -5618,17 +10598,67 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common parameters for paginated requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5649,19 +10679,63 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<PaginatedRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequestParams {
+                    meta: f0.flatten(),
+                    cursor: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/PaginatedRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -5677,16 +10751,57 @@ pub struct PaginatedRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5716,8 +10831,67 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub id: RequestId,
@@ -5729,6 +10903,65 @@ pub struct PingRequest {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for PingRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PingRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PingRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::Ping> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<RequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PingRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Restricted schema definitions that only allow primitive types
@@ -5993,7 +11226,7 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
@@ -6004,8 +11237,62 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsProgress> = None;
+                let mut f2: ::std::option::Option<ProgressNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/progress` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6037,6 +11324,86 @@ pub struct ProgressNotificationParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<serde_json::Number> = None;
+                let mut f3: ::std::option::Option<ProgressToken> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
+                        }
+                        "progress" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "progress",
+                            )?
+                        }
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "total")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotificationParams {
+                    meta: f0.flatten(),
+                    message: f1.flatten(),
+                    progress: crate::rt::serde_helpers::take(f2, "progress")?,
+                    progress_token: crate::rt::serde_helpers::take(f3, "progressToken")?,
+                    total: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A progress token, used to associate progress notifications with the original request.
@@ -6120,16 +11487,7 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6181,17 +11539,97 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Prompt;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Prompt)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Prompt, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Prompt {
+                    meta: f0.flatten(),
+                    arguments: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
+                    title: f5.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes an argument that a prompt can accept.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
@@ -6218,17 +11656,79 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptArgument, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptArgument {
+                    description: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    required: f2.flatten(),
+                    title: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -6241,11 +11741,69 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsPromptsListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
@@ -6255,17 +11813,57 @@ pub struct PromptMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptMessage, A::Error> {
+                let mut f0: ::std::option::Option<ContentBlock> = None;
+                let mut f1: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptMessage {
+                    content: crate::rt::serde_helpers::take(f0, "content")?,
+                    role: crate::rt::serde_helpers::take(f1, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Identifies a prompt.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -6285,8 +11883,64 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptReference, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::RefPrompt> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptReference {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub id: RequestId,
@@ -6298,17 +11952,65 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f3: ::std::option::Option<ReadResourceRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `resources/read` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6326,19 +12028,61 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ReadResourceRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequestParams {
+                    meta: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6354,17 +12098,58 @@ pub struct ReadResourceRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's response to a resources/read request from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6384,6 +12169,65 @@ pub struct ReadResourceResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::vec::Vec<ReadResourceResultContentsItem>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "contents" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "contents",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceResult {
+                    meta: f0.flatten(),
+                    contents: crate::rt::serde_helpers::take(f1, "contents")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/ReadResourceResult/properties/contents/items`.
@@ -6472,16 +12316,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
@@ -6492,16 +12327,51 @@ pub struct RelatedTaskMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RelatedTaskMetadata;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RelatedTaskMetadata)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RelatedTaskMetadata, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RelatedTaskMetadata {
+                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
@@ -6516,6 +12386,59 @@ pub struct Request {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Request;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Request)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Request, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Request {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -6599,16 +12522,7 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Common params for any request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6624,19 +12538,56 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<RequestParamsMeta>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6652,17 +12603,58 @@ pub struct RequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A known resource that the server is capable of reading.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6732,17 +12724,116 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Resource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Resource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Resource, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f8: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Resource {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    size: f6.flatten(),
+                    title: f7.flatten(),
+                    uri: crate::rt::serde_helpers::take(f8, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6773,19 +12864,74 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceContents {
+                    meta: f0.flatten(),
+                    mime_type: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6856,17 +13002,121 @@ pub struct ResourceLink {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceLink;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceLink)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceLink, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f8: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f9: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceLink {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    size: f6.flatten(),
+                    title: f7.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f8, "type")?,
+                    uri: crate::rt::serde_helpers::take(f9, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -6879,17 +13129,66 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsResourcesListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common parameters when working with resources.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6907,19 +13206,61 @@ pub struct ResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResourceRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceRequestParams {
+                    meta: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ResourceRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6935,17 +13276,58 @@ pub struct ResourceRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A template description for resources available on the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7010,17 +13392,115 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplate;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplate)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
+                        }
+                        "uriTemplate" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "uriTemplate",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplate {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    title: f6.flatten(),
+                    uri_template: crate::rt::serde_helpers::take(f7, "uriTemplate")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A reference to a resource or resource template definition.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
@@ -7031,17 +13511,57 @@ pub struct ResourceTemplateReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplateReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplateReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
+                let mut f0: ::std::option::Option<consts::RefResource> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplateReference {
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
@@ -7052,17 +13572,64 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsResourcesUpdated,
+                > = None;
+                let mut f2: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/resources/updated` notification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7085,17 +13652,61 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotificationParams {
+                    meta: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 #[doc(alias = "Result")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7114,6 +13725,54 @@ pub struct ResultObject {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ResultObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResultObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResultObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResultObject, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResultObject {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The sender or recipient of messages and data in a conversation.
@@ -7160,16 +13819,7 @@ impl ::std::str::FromStr for Role {
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7200,19 +13850,70 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Root;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Root)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Root, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Root {
+                    meta: f0.flatten(),
+                    name: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -7225,8 +13926,66 @@ pub struct RootsListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RootsListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RootsListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsRootsListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RootsListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7247,6 +14006,64 @@ pub struct SamplingMessage {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SamplingMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SamplingMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SamplingMessage, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<SamplingMessageContent> = None;
+                let mut f2: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SamplingMessage {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    role: crate::rt::serde_helpers::take(f2, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/SamplingMessage/properties/content`.
@@ -7633,16 +14450,7 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -7698,19 +14506,119 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesPrompts>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesResources>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTasks>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTools>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "completions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "completions",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "logging" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logging")?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        "tasks" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "tasks")?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilities {
+                    completions: f0.flatten(),
+                    experimental: f1.flatten(),
+                    logging: f2.flatten(),
+                    prompts: f3.flatten(),
+                    resources: f4.flatten(),
+                    tasks: f5.flatten(),
+                    tools: f6.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
@@ -7726,19 +14634,58 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesPrompts;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesPrompts)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesPrompts {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
@@ -7758,19 +14705,67 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesResources;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesResources)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        "subscribe" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "subscribe",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesResources {
+                    list_changed: f0.flatten(),
+                    subscribe: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server supports task-augmented requests.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
@@ -7800,19 +14795,78 @@ pub struct ServerCapabilitiesTasks {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTasks;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTasks)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTasks, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTasksRequests>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "cancel" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cancel")?
+                        }
+                        "list" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "list")?
+                        }
+                        "requests" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requests",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTasks {
+                    cancel: f0.flatten(),
+                    list: f1.flatten(),
+                    requests: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
@@ -7827,19 +14881,56 @@ pub struct ServerCapabilitiesTasksRequests {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTasksRequests;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTasksRequests)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTasksRequests, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTasksRequests {
+                    tools: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Task support for tool-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
@@ -7856,19 +14947,58 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTasksRequestsTools;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTasksRequestsTools)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTasksRequestsTools, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "call" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "call")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTasksRequestsTools {
+                    call: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
@@ -7882,6 +15012,54 @@ pub struct ServerCapabilitiesTools {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTools;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTools)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTools {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -8783,7 +15961,7 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub id: RequestId,
@@ -8795,8 +15973,65 @@ pub struct SetLevelRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SetLevelRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::LoggingSetLevel> = None;
+                let mut f3: ::std::option::Option<SetLevelRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `logging/setLevel` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8814,19 +16049,61 @@ pub struct SetLevelRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<SetLevelRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<LoggingLevel> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "level")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequestParams {
+                    meta: f0.flatten(),
+                    level: crate::rt::serde_helpers::take(f1, "level")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SetLevelRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -8840,6 +16117,56 @@ pub struct SetLevelRequestParamsMeta {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for SetLevelRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SetLevelRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SetLevelRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SetLevelRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SetLevelRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -8928,16 +16255,7 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -8970,6 +16288,100 @@ pub struct StringSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for StringSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = StringSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (StringSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<StringSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<StringSchemaFormat>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "format" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "format")?
+                        }
+                        "maxLength" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "maxLength",
+                            )?
+                        }
+                        "minLength" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "minLength",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(StringSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    format: f2.flatten(),
+                    max_length: f3.flatten(),
+                    min_length: f4.flatten(),
+                    title: f5.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
@@ -9039,7 +16451,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
 }
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub id: RequestId,
@@ -9051,17 +16463,65 @@ pub struct SubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesSubscribe> = None;
+                let mut f3: ::std::option::Option<SubscribeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `resources/subscribe` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9079,19 +16539,61 @@ pub struct SubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<SubscribeRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequestParams {
+                    meta: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SubscribeRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -9107,8 +16609,58 @@ pub struct SubscribeRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscribeRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscribeRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscribeRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscribeRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscribeRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Data associated with a task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Task {
     /// ISO 8601 timestamp when the task was created.
@@ -9156,17 +16708,103 @@ pub struct Task {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Task {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Task;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Task)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Task, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f3: ::std::option::Option<TaskStatus> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "createdAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "createdAt",
+                            )?
+                        }
+                        "lastUpdatedAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "lastUpdatedAt",
+                            )?
+                        }
+                        "pollInterval" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "pollInterval",
+                            )?
+                        }
+                        "status" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "status")?
+                        }
+                        "statusMessage" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "statusMessage",
+                            )?
+                        }
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "taskId")?
+                        }
+                        "ttl" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "ttl")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Task {
+                    created_at: crate::rt::serde_helpers::take(f0, "createdAt")?,
+                    last_updated_at: crate::rt::serde_helpers::take(
+                        f1,
+                        "lastUpdatedAt",
+                    )?,
+                    poll_interval: f2.flatten(),
+                    status: crate::rt::serde_helpers::take(f3, "status")?,
+                    status_message: f4.flatten(),
+                    task_id: crate::rt::serde_helpers::take(f5, "taskId")?,
+                    ttl: crate::rt::serde_helpers::take(f6, "ttl")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common params for any task-augmented request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9191,19 +16829,61 @@ pub struct TaskAugmentedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TaskAugmentedRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TaskAugmentedRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TaskAugmentedRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<TaskAugmentedRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "task" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "task")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TaskAugmentedRequestParams {
+                    meta: f0.flatten(),
+                    task: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/TaskAugmentedRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -9219,18 +16899,59 @@ pub struct TaskAugmentedRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TaskAugmentedRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TaskAugmentedRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TaskAugmentedRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TaskAugmentedRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
@@ -9240,6 +16961,50 @@ pub struct TaskMetadata {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for TaskMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TaskMetadata;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TaskMetadata)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TaskMetadata, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "ttl" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "ttl")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TaskMetadata {
+                    ttl: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The status of a task.
@@ -9315,7 +17080,7 @@ impl ::std::str::FromStr for TaskStatus {
 }
 
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotification {
     pub jsonrpc: consts::V2_0,
@@ -9326,8 +17091,62 @@ pub struct TaskStatusNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TaskStatusNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TaskStatusNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TaskStatusNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsTasksStatus> = None;
+                let mut f2: ::std::option::Option<TaskStatusNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TaskStatusNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/tasks/status` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9388,17 +17207,112 @@ pub struct TaskStatusNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TaskStatusNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TaskStatusNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TaskStatusNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<TaskStatus> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "createdAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "createdAt",
+                            )?
+                        }
+                        "lastUpdatedAt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "lastUpdatedAt",
+                            )?
+                        }
+                        "pollInterval" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "pollInterval",
+                            )?
+                        }
+                        "status" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "status")?
+                        }
+                        "statusMessage" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "statusMessage",
+                            )?
+                        }
+                        "taskId" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "taskId")?
+                        }
+                        "ttl" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TaskStatusNotificationParams {
+                    meta: f0.flatten(),
+                    created_at: crate::rt::serde_helpers::take(f1, "createdAt")?,
+                    last_updated_at: crate::rt::serde_helpers::take(
+                        f2,
+                        "lastUpdatedAt",
+                    )?,
+                    poll_interval: f3.flatten(),
+                    status: crate::rt::serde_helpers::take(f4, "status")?,
+                    status_message: f5.flatten(),
+                    task_id: crate::rt::serde_helpers::take(f6, "taskId")?,
+                    ttl: crate::rt::serde_helpers::take(f7, "ttl")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Text provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9426,16 +17340,74 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<consts::Text> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9468,17 +17440,77 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextResourceContents {
+                    meta: f0.flatten(),
+                    mime_type: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for multiple-selection enumeration with display titles for each option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     /// Optional default value.
@@ -9520,19 +17552,102 @@ pub struct TitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledMultiSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledMultiSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<consts::Array> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "items" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                        }
+                        "maxItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "maxItems",
+                            )?
+                        }
+                        "minItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "minItems",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledMultiSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    items: crate::rt::serde_helpers::take(f2, "items")?,
+                    max_items: f3.flatten(),
+                    min_items: f4.flatten(),
+                    title: f5.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
@@ -9543,17 +17658,54 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledMultiSelectEnumSchemaItems;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledMultiSelectEnumSchemaItems)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledMultiSelectEnumSchemaItems, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "anyOf" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledMultiSelectEnumSchemaItems {
+                    any_of: crate::rt::serde_helpers::take(f0, "anyOf")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
@@ -9565,17 +17717,60 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledMultiSelectEnumSchemaItemsAnyOfItem)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "const" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
+                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
+                    title: crate::rt::serde_helpers::take(f1, "title")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for single-selection enumeration with display titles for each option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     /// Optional default value.
@@ -9599,17 +17794,84 @@ pub struct TitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledSingleSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledSingleSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "oneOf" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "oneOf")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledSingleSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    one_of: crate::rt::serde_helpers::take(f2, "oneOf")?,
+                    title: f3.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
@@ -9621,17 +17883,57 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledSingleSelectEnumSchemaOneOfItem;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledSingleSelectEnumSchemaOneOfItem)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "const" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledSingleSelectEnumSchemaOneOfItem {
+                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
+                    title: crate::rt::serde_helpers::take(f1, "title")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Definition for a tool the client can call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9706,6 +18008,126 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Tool;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Tool)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Tool, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ToolAnnotations>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<ToolExecution>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f5: ::std::option::Option<ToolInputSchema> = None;
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<ToolOutputSchema>,
+                > = None;
+                let mut f8: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "execution" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "execution",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
+                        }
+                        "inputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "inputSchema",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "name")?
+                        }
+                        "outputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "outputSchema",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Tool {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    execution: f3.flatten(),
+                    icons: f4.flatten(),
+                    input_schema: crate::rt::serde_helpers::take(f5, "inputSchema")?,
+                    name: crate::rt::serde_helpers::take(f6, "name")?,
+                    output_schema: f7.flatten(),
+                    title: f8.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional properties describing a Tool to clients.
 ///
 /// NOTE: all properties in ToolAnnotations are **hints**.
@@ -9714,16 +18136,7 @@ pub struct Tool {
 ///
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -9784,17 +18197,90 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolAnnotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolAnnotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "destructiveHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "destructiveHint",
+                            )?
+                        }
+                        "idempotentHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "idempotentHint",
+                            )?
+                        }
+                        "openWorldHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "openWorldHint",
+                            )?
+                        }
+                        "readOnlyHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "readOnlyHint",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolAnnotations {
+                    destructive_hint: f0.flatten(),
+                    idempotent_hint: f1.flatten(),
+                    open_world_hint: f2.flatten(),
+                    read_only_hint: f3.flatten(),
+                    title: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Controls tool selection behavior for sampling requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
@@ -9807,6 +18293,52 @@ pub struct ToolChoice {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolChoice;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolChoice)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolChoice, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ToolChoiceMode>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolChoice {
+                    mode: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Controls the tool use ability of the model:
@@ -9871,16 +18403,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
 }
 
 /// Execution-related properties for a tool.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolExecution {
     /// Indicates whether this tool supports task-augmented execution.
@@ -9902,6 +18425,56 @@ pub struct ToolExecution {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ToolExecution {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolExecution;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolExecution)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolExecution, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ToolExecutionTaskSupport>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "taskSupport" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "taskSupport",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolExecution {
+                    task_support: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates whether this tool supports task-augmented execution.
@@ -9973,16 +18546,7 @@ impl ::std::str::FromStr for ToolExecutionTaskSupport {
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(
@@ -10017,17 +18581,86 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolInputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolInputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                        }
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolInputSchema {
+                    schema: f0.flatten(),
+                    properties: f1.flatten(),
+                    required: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -10040,6 +18673,64 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsToolsListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a CallToolResult.
 ///
@@ -10047,16 +18738,7 @@ pub struct ToolListChangedNotification {
 /// Currently restricted to type: "object" at the root level.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(
@@ -10091,17 +18773,86 @@ pub struct ToolOutputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolOutputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolOutputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            serde_json::Map<::std::string::String, serde_json::Value>,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                        }
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolOutputSchema {
+                    schema: f0.flatten(),
+                    properties: f1.flatten(),
+                    required: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result of a tool use, provided by the user back to the assistant.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -10162,17 +18913,93 @@ pub struct ToolResultContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolResultContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolResultContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolResultContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolResultContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<consts::ToolResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "isError" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                        }
+                        "structuredContent" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "structuredContent",
+                            )?
+                        }
+                        "toolUseId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "toolUseId",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolResultContent {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    is_error: f2.flatten(),
+                    structured_content: f3.flatten(),
+                    tool_use_id: crate::rt::serde_helpers::take(f4, "toolUseId")?,
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request from the assistant to call a tool.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -10205,8 +19032,76 @@ pub struct ToolUseContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolUseContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolUseContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolUseContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolUseContent, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    serde_json::Map<::std::string::String, serde_json::Value>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::ToolUse> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "input" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "input")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolUseContent {
+                    meta: f0.flatten(),
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
+                    input: crate::rt::serde_helpers::take(f2, "input")?,
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub id: RequestId,
@@ -10218,17 +19113,65 @@ pub struct UnsubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
+                let mut f3: ::std::option::Option<UnsubscribeRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `resources/unsubscribe` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -10246,19 +19189,61 @@ pub struct UnsubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<UnsubscribeRequestParamsMeta>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequestParams {
+                    meta: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/UnsubscribeRequestParams/properties/_meta`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -10274,17 +19259,58 @@ pub struct UnsubscribeRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsubscribeRequestParamsMeta;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsubscribeRequestParamsMeta)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsubscribeRequestParamsMeta, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsubscribeRequestParamsMeta {
+                    progress_token: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for multiple-selection enumeration without display titles for options.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional default value.
@@ -10326,19 +19352,102 @@ pub struct UntitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UntitledMultiSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UntitledMultiSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<consts::Array> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "items" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                        }
+                        "maxItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "maxItems",
+                            )?
+                        }
+                        "minItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "minItems",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UntitledMultiSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    items: crate::rt::serde_helpers::take(f2, "items")?,
+                    max_items: f3.flatten(),
+                    min_items: f4.flatten(),
+                    title: f5.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
@@ -10349,17 +19458,59 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UntitledMultiSelectEnumSchemaItems;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UntitledMultiSelectEnumSchemaItems)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "enum")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UntitledMultiSelectEnumSchemaItems {
+                    r#enum: crate::rt::serde_helpers::take(f0, "enum")?,
+                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for single-selection enumeration without display titles for options.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional default value.
@@ -10382,18 +19533,85 @@ pub struct UntitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UntitledSingleSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UntitledSingleSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UntitledSingleSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
+                    title: f3.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 #[doc(alias = "URLElicitationRequiredError")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredError {
     pub error: UrlElicitationRequiredErrorError,
@@ -10406,17 +19624,60 @@ pub struct UrlElicitationRequiredError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UrlElicitationRequiredError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UrlElicitationRequiredError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UrlElicitationRequiredError, A::Error> {
+                let mut f0: ::std::option::Option<UrlElicitationRequiredErrorError> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UrlElicitationRequiredError {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: f1.flatten(),
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorError {
     /// The error type that occurred.
@@ -10430,23 +19691,120 @@ pub struct UrlElicitationRequiredErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UrlElicitationRequiredErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UrlElicitationRequiredErrorError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UrlElicitationRequiredErrorError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32042> = None;
+                let mut f1: ::std::option::Option<
+                    UrlElicitationRequiredErrorErrorData,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UrlElicitationRequiredErrorError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error/properties/data`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorErrorData {
     pub elicitations: ::std::vec::Vec<ElicitRequestUrlParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UrlElicitationRequiredErrorErrorData;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UrlElicitationRequiredErrorErrorData)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UrlElicitationRequiredErrorErrorData, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::vec::Vec<ElicitRequestUrlParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "elicitations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "elicitations",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UrlElicitationRequiredErrorErrorData {
+                    elicitations: crate::rt::serde_helpers::take(f0, "elicitations")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }

@@ -327,6 +327,55 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             ),
         )
     }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "completion/complete" => {
+                        Self::Complete(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "prompts/get" => {
+                        Self::GetPrompt(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "prompts/list" => {
+                        Self::ListPrompts(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "resources/list" => {
+                        Self::ListResources(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "resources/read" => {
+                        Self::ReadResource(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "resources/templates/list" => {
+                        Self::ListResourceTemplates(
+                            crate::rt::jsonrpc::required_text(params)?,
+                        )
+                    }
+                    "server/discover" => {
+                        Self::Discover(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "subscriptions/listen" => {
+                        Self::SubscriptionsListen(
+                            crate::rt::jsonrpc::required_text(params)?,
+                        )
+                    }
+                    "tools/call" => {
+                        Self::CallTool(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "tools/list" => {
+                        Self::ListTools(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -395,6 +444,16 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
         let _ = (method, params);
         Ok(None)
     }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        let _ = (method, params);
+        Ok(None)
+    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -447,6 +506,24 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
                 match method {
                     "notifications/cancelled" => {
                         Self::Cancelled(crate::rt::jsonrpc::required(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
                     }
                     _ => return Ok(None),
                 },
@@ -544,6 +621,51 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
                     }
                     "notifications/tools/list_changed" => {
                         Self::ToolListChanged(crate::rt::jsonrpc::optional(params)?)
+                    }
+                    _ => return Ok(None),
+                },
+            ),
+        )
+    }
+    fn decode_text(
+        method: &str,
+        params: ::std::option::Option<&serde_json::value::RawValue>,
+    ) -> ::std::result::Result<
+        ::std::option::Option<Self>,
+        crate::rt::path::DecodeError,
+    > {
+        Ok(
+            Some(
+                match method {
+                    "notifications/cancelled" => {
+                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/message" => {
+                        Self::LoggingMessage(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/progress" => {
+                        Self::Progress(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/prompts/list_changed" => {
+                        Self::PromptListChanged(
+                            crate::rt::jsonrpc::optional_text(params)?,
+                        )
+                    }
+                    "notifications/resources/list_changed" => {
+                        Self::ResourceListChanged(
+                            crate::rt::jsonrpc::optional_text(params)?,
+                        )
+                    }
+                    "notifications/resources/updated" => {
+                        Self::ResourceUpdated(crate::rt::jsonrpc::required_text(params)?)
+                    }
+                    "notifications/subscriptions/acknowledged" => {
+                        Self::SubscriptionsAcknowledged(
+                            crate::rt::jsonrpc::required_text(params)?,
+                        )
+                    }
+                    "notifications/tools/list_changed" => {
+                        Self::ToolListChanged(crate::rt::jsonrpc::optional_text(params)?)
                     }
                     _ => return Ok(None),
                 },

@@ -17,16 +17,7 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
@@ -61,17 +52,80 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Annotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Annotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Annotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Annotations, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Role>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "audience" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "audience",
+                            )?
+                        }
+                        "lastModified" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "lastModified",
+                            )?
+                        }
+                        "priority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "priority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Annotations {
+                    audience: f0.flatten(),
+                    last_modified: f1.flatten(),
+                    priority: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Audio provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     #[serde(
@@ -96,17 +150,80 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for AudioContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = AudioContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (AudioContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<AudioContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::Audio> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(AudioContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Base interface for metadata with name (identifier) and title (display name) properties.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -125,16 +242,58 @@ pub struct BaseMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for BaseMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BaseMetadata;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BaseMetadata)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BaseMetadata, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BaseMetadata {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     #[serde(
@@ -161,16 +320,72 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for BlobResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BlobResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BlobResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "blob" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "blob")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BlobResourceContents {
+                    meta: f0.flatten(),
+                    blob: crate::rt::serde_helpers::take(f1, "blob")?,
+                    mime_type: f2.flatten(),
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -188,8 +403,75 @@ pub struct BooleanSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for BooleanSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = BooleanSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (BooleanSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<BooleanSchema, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Boolean> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(BooleanSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    title: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CacheableResult {
     #[serde(
@@ -233,6 +515,75 @@ pub struct CacheableResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CacheableResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CacheableResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CacheableResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CacheableResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<CacheableResultCacheScope> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CacheableResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    result_type: crate::rt::serde_helpers::take(f2, "resultType")?,
+                    ttl_ms: crate::rt::serde_helpers::take(f3, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -298,7 +649,7 @@ impl ::std::str::FromStr for CacheableResultCacheScope {
 }
 
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub id: RequestId,
@@ -310,17 +661,65 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f3: ::std::option::Option<CallToolRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `tools/call` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     #[serde(rename = "_meta")]
@@ -355,17 +754,92 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<InputResponses>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "inputResponses" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "inputResponses",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "requestState" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "requestState",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    arguments: f1.flatten(),
+                    input_responses: f2.flatten(),
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    request_state: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`tools/call`](CallToolRequest) request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     #[serde(
@@ -421,8 +895,84 @@ pub struct CallToolResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CallToolResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "isError" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "structuredContent" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "structuredContent",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    is_error: f2.flatten(),
+                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
+                    structured_content: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResultResponse {
     pub id: RequestId,
@@ -431,6 +981,58 @@ pub struct CallToolResultResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CallToolResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CallToolResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CallToolResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<CallToolResultResponseResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CallToolResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/CallToolResultResponse/properties/result`.
@@ -528,7 +1130,7 @@ impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 ///
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
@@ -539,8 +1141,62 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsCancelled> = None;
+                let mut f2: ::std::option::Option<CancelledNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/cancelled` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     #[serde(
@@ -564,17 +1220,70 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CancelledNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CancelledNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<NotificationMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "reason" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "reason")?
+                        }
+                        "requestId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requestId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CancelledNotificationParams {
+                    meta: f0.flatten(),
+                    reason: f1.flatten(),
+                    request_id: crate::rt::serde_helpers::take(f2, "requestId")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
@@ -622,19 +1331,106 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesElicitation>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
+                    >,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ClientCapabilitiesSampling>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "elicitation" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "elicitation",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "extensions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "extensions",
+                            )?
+                        }
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "roots")?
+                        }
+                        "sampling" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "sampling",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilities {
+                    elicitation: f0.flatten(),
+                    experimental: f1.flatten(),
+                    extensions: f2.flatten(),
+                    roots: f3.flatten(),
+                    sampling: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -648,19 +1444,59 @@ pub struct ClientCapabilitiesElicitation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesElicitation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesElicitation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "form" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "form")?
+                        }
+                        "url" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "url")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesElicitation {
+                    form: f0.flatten(),
+                    url: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the client supports sampling from an LLM.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
@@ -677,6 +1513,55 @@ pub struct ClientCapabilitiesSampling {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientCapabilitiesSampling;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientCapabilitiesSampling)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "context" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "context")?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientCapabilitiesSampling {
+                    context: f0.flatten(),
+                    tools: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -684,7 +1569,7 @@ pub struct ClientCapabilitiesSampling {
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 ///
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientNotification {
     pub jsonrpc: consts::V2_0,
@@ -693,6 +1578,60 @@ pub struct ClientNotification {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ClientNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ClientNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ClientNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ClientNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsCancelled> = None;
+                let mut f2: ::std::option::Option<CancelledNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ClientNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -1025,7 +1964,7 @@ impl ::std::convert::From<CompleteRequest> for ClientRequest {
 pub type ClientResult = ResultObject;
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub id: RequestId,
@@ -1037,8 +1976,65 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f3: ::std::option::Option<CompleteRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `completion/complete` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     #[serde(rename = "_meta")]
@@ -1055,19 +2051,75 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<CompleteRequestParamsContext>,
+                > = None;
+                let mut f3: ::std::option::Option<CompleteRequestParamsRef> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "argument" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "argument",
+                            )?
+                        }
+                        "context" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "context")?
+                        }
+                        "ref" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "ref")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    argument: crate::rt::serde_helpers::take(f1, "argument")?,
+                    context: f2.flatten(),
+                    r#ref: crate::rt::serde_helpers::take(f3, "ref")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1079,19 +2131,59 @@ pub struct CompleteRequestParamsArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "value" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsArgument {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    value: crate::rt::serde_helpers::take(f1, "value")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
@@ -1108,6 +2200,61 @@ pub struct CompleteRequestParamsContext {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteRequestParamsContext;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteRequestParamsContext)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteRequestParamsContext {
+                    arguments: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/ref`.
@@ -1195,16 +2342,7 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The result returned by the server for a [`completion/complete`](CompleteRequest) request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     #[serde(
@@ -1229,17 +2367,72 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "completion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "completion",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResult {
+                    meta: f0.flatten(),
+                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
+                    result_type: crate::rt::serde_helpers::take(f2, "resultType")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -1261,8 +2454,64 @@ pub struct CompleteResultCompletion {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResultCompletion;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResultCompletion)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "hasMore" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
+                        }
+                        "values" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResultCompletion {
+                    has_more: f0.flatten(),
+                    total: f1.flatten(),
+                    values: crate::rt::serde_helpers::take(f2, "values")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultResponse {
     pub id: RequestId,
@@ -1271,6 +2520,58 @@ pub struct CompleteResultResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CompleteResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CompleteResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CompleteResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<CompleteResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CompleteResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -1426,16 +2727,7 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
@@ -1445,17 +2737,57 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::SamplingCreateMessage> = None;
+                let mut f1: ::std::option::Option<CreateMessageRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `sampling/createMessage` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -1533,6 +2865,143 @@ pub struct CreateMessageRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
+                > = None;
+                let mut f1: ::std::option::Option<i64> = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ModelPreferences>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f8: ::std::option::Option<::std::option::Option<ToolChoice>> = None;
+                let mut f9: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Tool>>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "includeContext" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "includeContext",
+                            )?
+                        }
+                        "maxTokens" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "maxTokens",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        "metadata" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "metadata",
+                            )?
+                        }
+                        "modelPreferences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "modelPreferences",
+                            )?
+                        }
+                        "stopSequences" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "stopSequences",
+                            )?
+                        }
+                        "systemPrompt" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f6,
+                                &mut map,
+                                "systemPrompt",
+                            )?
+                        }
+                        "temperature" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "temperature",
+                            )?
+                        }
+                        "toolChoice" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f8,
+                                &mut map,
+                                "toolChoice",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageRequestParams {
+                    include_context: f0.flatten(),
+                    max_tokens: crate::rt::serde_helpers::take(f1, "maxTokens")?,
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    metadata: f3.flatten(),
+                    model_preferences: f4.flatten(),
+                    stop_sequences: f5.flatten(),
+                    system_prompt: f6.flatten(),
+                    temperature: f7.flatten(),
+                    tool_choice: f8.flatten(),
+                    tools: f9.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 /// The client MAY ignore this request.
 ///
@@ -1599,7 +3068,7 @@ impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
 /// The result returned by the client for a [`sampling/createMessage`](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     #[serde(
@@ -1632,6 +3101,76 @@ pub struct CreateMessageResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for CreateMessageResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = CreateMessageResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (CreateMessageResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<Role> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "model" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
+                        }
+                        "stopReason" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "stopReason",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(CreateMessageResult {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    model: crate::rt::serde_helpers::take(f2, "model")?,
+                    role: crate::rt::serde_helpers::take(f3, "role")?,
+                    stop_reason: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/CreateMessageResult/properties/content`.
@@ -1876,7 +3415,7 @@ pub type Cursor = ::std::string::String;
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
 /// to — version negotiation can also happen inline via per-request `_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverRequest {
     pub id: RequestId,
@@ -1888,8 +3427,65 @@ pub struct DiscoverRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for DiscoverRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = DiscoverRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (DiscoverRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<DiscoverRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ServerDiscover> = None;
+                let mut f3: ::std::option::Option<RequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(DiscoverRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`server/discover`](DiscoverRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResult {
     #[serde(
@@ -1948,6 +3544,109 @@ pub struct DiscoverResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for DiscoverResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = DiscoverResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (DiscoverResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<DiscoverResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<DiscoverResultCacheScope> = None;
+                let mut f2: ::std::option::Option<ServerCapabilities> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "capabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "capabilities",
+                            )?
+                        }
+                        "instructions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "instructions",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "supportedVersions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "supportedVersions",
+                            )?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(DiscoverResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    capabilities: crate::rt::serde_helpers::take(f2, "capabilities")?,
+                    instructions: f3.flatten(),
+                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
+                    supported_versions: crate::rt::serde_helpers::take(
+                        f5,
+                        "supportedVersions",
+                    )?,
+                    ttl_ms: crate::rt::serde_helpers::take(f6, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -2013,7 +3712,7 @@ impl ::std::str::FromStr for DiscoverResultCacheScope {
 }
 
 /// A successful response from the server for a [`server/discover`](DiscoverRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResultResponse {
     pub id: RequestId,
@@ -2024,8 +3723,60 @@ pub struct DiscoverResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = DiscoverResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (DiscoverResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<DiscoverResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<DiscoverResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(DiscoverResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
@@ -2035,17 +3786,57 @@ pub struct ElicitRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::ElicitationCreate> = None;
+                let mut f1: ::std::option::Option<ElicitRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: crate::rt::serde_helpers::take(f1, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The message to present to the user describing what information is being requested.
@@ -2063,20 +3854,74 @@ pub struct ElicitRequestFormParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestFormParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestFormParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<consts::Form>> = None;
+                let mut f2: ::std::option::Option<
+                    ElicitRequestFormParamsRequestedSchema,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
+                        }
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "mode")?
+                        }
+                        "requestedSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requestedSchema",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestFormParams {
+                    message: crate::rt::serde_helpers::take(f0, "message")?,
+                    mode: f1.flatten(),
+                    requested_schema: crate::rt::serde_helpers::take(
+                        f2,
+                        "requestedSchema",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A restricted subset of JSON Schema.
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     #[serde(
@@ -2100,6 +3945,85 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestFormParamsRequestedSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestFormParamsRequestedSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                ElicitRequestFormParamsRequestedSchema,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::collections::BTreeMap<
+                        ::std::string::String,
+                        PrimitiveSchemaDefinition,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f3: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                        }
+                        "properties" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "properties",
+                            )?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestFormParamsRequestedSchema {
+                    schema: f0.flatten(),
+                    properties: crate::rt::serde_helpers::take(f1, "properties")?,
+                    required: f2.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The parameters for a request to elicit additional information from the user via the client.
@@ -2193,16 +4117,7 @@ impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
 
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
     /// The message to present to the user explaining why the interaction is needed.
@@ -2216,8 +4131,62 @@ pub struct ElicitRequestUrlParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitRequestUrlParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitRequestUrlParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitRequestUrlParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<consts::Url> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
+                        }
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "mode")?
+                        }
+                        "url" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "url")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitRequestUrlParams {
+                    message: crate::rt::serde_helpers::take(f0, "message")?,
+                    mode: crate::rt::serde_helpers::take(f1, "mode")?,
+                    url: crate::rt::serde_helpers::take(f2, "url")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// The user action in response to the elicitation.
@@ -2241,6 +4210,62 @@ pub struct ElicitResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ElicitResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ElicitResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ElicitResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ElicitResult, A::Error> {
+                let mut f0: ::std::option::Option<ElicitResultAction> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ElicitResultContentValue,
+                        >,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "action" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "action")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ElicitResult {
+                    action: crate::rt::serde_helpers::take(f0, "action")?,
+                    content: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The user action in response to the elicitation.
@@ -2443,7 +4468,7 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     #[serde(
@@ -2462,6 +4487,73 @@ pub struct EmbeddedResource {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for EmbeddedResource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = EmbeddedResource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (EmbeddedResource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
+                let mut f3: ::std::option::Option<consts::Resource> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "resource" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resource",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(EmbeddedResource {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/EmbeddedResource/properties/resource`.
@@ -2732,16 +4824,7 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
 }
 
 #[doc(alias = "Error")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
@@ -2757,8 +4840,64 @@ pub struct ErrorObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ErrorObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ErrorObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ErrorObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ErrorObject, A::Error> {
+                let mut f0: ::std::option::Option<i64> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ErrorObject {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub id: RequestId,
@@ -2770,17 +4909,65 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f3: ::std::option::Option<GetPromptRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `prompts/get` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     #[serde(rename = "_meta")]
@@ -2817,17 +5004,95 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<InputResponses>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "inputResponses" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "inputResponses",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "requestState" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "requestState",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    arguments: f1.flatten(),
+                    input_responses: f2.flatten(),
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    request_state: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     #[serde(
@@ -2856,8 +5121,83 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for GetPromptResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "messages" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "messages",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptResult {
+                    meta: f0.flatten(),
+                    description: f1.flatten(),
+                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
+                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResultResponse {
     pub id: RequestId,
@@ -2866,6 +5206,58 @@ pub struct GetPromptResultResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = GetPromptResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (GetPromptResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<GetPromptResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<GetPromptResultResponseResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(GetPromptResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/GetPromptResultResponse/properties/result`.
@@ -2954,16 +5346,7 @@ impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
 /// status code MUST be `400 Bad Request`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchError {
     pub error: HeaderMismatchErrorError,
@@ -2976,17 +5359,60 @@ pub struct HeaderMismatchError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = HeaderMismatchError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (HeaderMismatchError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<HeaderMismatchError, A::Error> {
+                let mut f0: ::std::option::Option<HeaderMismatchErrorError> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(HeaderMismatchError {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: f1.flatten(),
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/HeaderMismatchError/properties/error`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchErrorError {
     /// The error type that occurred.
@@ -3002,17 +5428,64 @@ pub struct HeaderMismatchErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = HeaderMismatchErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (HeaderMismatchErrorError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<HeaderMismatchErrorError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32020> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(HeaderMismatchErrorError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
@@ -3054,6 +5527,73 @@ pub struct Icon {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Icon {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Icon;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Icon)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Icon, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<IconTheme>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "sizes" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "sizes")?
+                        }
+                        "src" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "src")?
+                        }
+                        "theme" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "theme")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Icon {
+                    mime_type: f0.flatten(),
+                    sizes: f1.flatten(),
+                    src: crate::rt::serde_helpers::take(f2, "src")?,
+                    theme: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Optional specifier for the theme this icon is designed for. `"light"` indicates
@@ -3106,16 +5646,7 @@ impl ::std::str::FromStr for IconTheme {
 }
 
 /// Base interface to add `icons` property.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -3135,17 +5666,54 @@ pub struct Icons {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Icons {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Icons;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Icons)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Icons, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Icons {
+                    icons: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An image provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     #[serde(
@@ -3170,17 +5738,80 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ImageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ImageContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ImageContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ImageContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::Image> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ImageContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes the MCP implementation.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// An optional human-readable description of what this implementation does.
@@ -3227,6 +5858,91 @@ pub struct Implementation {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Implementation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Implementation;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Implementation)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Implementation, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "version" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "version")?
+                        }
+                        "websiteUrl" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "websiteUrl",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Implementation {
+                    description: f0.flatten(),
+                    icons: f1.flatten(),
+                    name: crate::rt::serde_helpers::take(f2, "name")?,
+                    title: f3.flatten(),
+                    version: crate::rt::serde_helpers::take(f4, "version")?,
+                    website_url: f5.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -3346,16 +6062,7 @@ pub type InputRequests = ::std::collections::BTreeMap<
 /// before the request can be completed.
 ///
 /// At least one of `inputRequests` or `requestState` MUST be present.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputRequiredResult {
     #[serde(
@@ -3391,6 +6098,83 @@ pub struct InputRequiredResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for InputRequiredResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InputRequiredResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InputRequiredResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InputRequiredResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<InputRequests>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "inputRequests" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "inputRequests",
+                            )?
+                        }
+                        "requestState" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requestState",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InputRequiredResult {
+                    meta: f0.flatten(),
+                    input_requests: f1.flatten(),
+                    request_state: f2.flatten(),
+                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -3494,16 +6278,7 @@ impl ::std::convert::From<ElicitResult> for InputResponse {
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputResponseRequestParams {
     #[serde(rename = "_meta")]
@@ -3527,6 +6302,72 @@ pub struct InputResponseRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InputResponseRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InputResponseRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InputResponseRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<InputResponses>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "inputResponses" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "inputResponses",
+                            )?
+                        }
+                        "requestState" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requestState",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InputResponseRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    input_responses: f1.flatten(),
+                    request_state: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the [`InputRequests`] map;
 /// values are the client's result for each request.
@@ -3536,16 +6377,7 @@ pub type InputResponses = ::std::collections::BTreeMap<
 >;
 
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InternalError {
     /// The error type that occurred.
@@ -3561,6 +6393,62 @@ pub struct InternalError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InternalError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InternalError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InternalError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InternalError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32603> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InternalError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
 ///
 /// In MCP, this error is returned in various contexts when request parameters fail validation:
@@ -3571,16 +6459,7 @@ pub struct InternalError {
 /// - **Logging**: Invalid log level
 /// - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
 /// - **Sampling**: Missing tool result or tool results mixed with other content
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidParamsError {
     /// The error type that occurred.
@@ -3596,17 +6475,64 @@ pub struct InvalidParamsError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InvalidParamsError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InvalidParamsError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InvalidParamsError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InvalidParamsError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32602> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InvalidParamsError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidRequestError {
     /// The error type that occurred.
@@ -3622,6 +6548,62 @@ pub struct InvalidRequestError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for InvalidRequestError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = InvalidRequestError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (InvalidRequestError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<InvalidRequestError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32600> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(InvalidRequestError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 #[doc(alias = "JSONArray")]
 pub type JsonArray = ::std::vec::Vec<serde_json::Value>;
 
@@ -3630,16 +6612,7 @@ pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub error: ErrorObject,
@@ -3650,6 +6623,58 @@ pub struct JsonRpcErrorResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcErrorResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcErrorResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcErrorResponse, A::Error> {
+                let mut f0: ::std::option::Option<ErrorObject> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcErrorResponse {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: f1.flatten(),
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -3793,16 +6818,7 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
@@ -3820,9 +6836,67 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub id: RequestId,
@@ -3839,6 +6913,67 @@ pub struct JsonRpcRequest {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A response to a request, containing either the result or error.
@@ -3938,7 +7073,7 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub id: RequestId,
@@ -3949,21 +7084,64 @@ pub struct JsonRpcResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = JsonRpcResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (JsonRpcResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<JsonRpcResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ResultObject> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(JsonRpcResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 #[doc(alias = "JSONValue")]
 pub type JsonValue = serde_json::Value;
 
 /// Use [`TitledSingleSelectEnumSchema`] instead.
 /// This interface will be removed in a future version.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -3994,8 +7172,95 @@ pub struct LegacyTitledEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LegacyTitledEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LegacyTitledEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                        }
+                        "enumNames" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "enumNames",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LegacyTitledEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
+                    enum_names: f3.flatten(),
+                    title: f4.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub id: RequestId,
@@ -4007,8 +7272,65 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::PromptsList> = None;
+                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`prompts/list`](ListPromptsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     #[serde(
@@ -4062,6 +7384,91 @@ pub struct ListPromptsResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListPromptsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<ListPromptsResultCacheScope> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    next_cursor: f2.flatten(),
+                    prompts: crate::rt::serde_helpers::take(f3, "prompts")?,
+                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
+                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -4127,7 +7534,7 @@ impl ::std::str::FromStr for ListPromptsResultCacheScope {
 }
 
 /// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResultResponse {
     pub id: RequestId,
@@ -4138,8 +7545,60 @@ pub struct ListPromptsResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListPromptsResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListPromptsResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListPromptsResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ListPromptsResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListPromptsResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
@@ -4151,8 +7610,65 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     #[serde(
@@ -4207,6 +7723,100 @@ pub struct ListResourceTemplatesResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ListResourceTemplatesResultCacheScope,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resourceTemplates" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resourceTemplates",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    next_cursor: f2.flatten(),
+                    resource_templates: crate::rt::serde_helpers::take(
+                        f3,
+                        "resourceTemplates",
+                    )?,
+                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
+                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -4272,7 +7882,7 @@ impl ::std::str::FromStr for ListResourceTemplatesResultCacheScope {
 }
 
 /// A successful response from the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResultResponse {
     pub id: RequestId,
@@ -4283,8 +7893,60 @@ pub struct ListResourceTemplatesResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourceTemplatesResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourceTemplatesResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourceTemplatesResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ListResourceTemplatesResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourceTemplatesResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub id: RequestId,
@@ -4296,8 +7958,65 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`resources/list`](ListResourcesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     #[serde(
@@ -4351,6 +8070,95 @@ pub struct ListResourcesResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListResourcesResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<ListResourcesResultCacheScope> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::vec::Vec<Resource>> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    next_cursor: f2.flatten(),
+                    resources: crate::rt::serde_helpers::take(f3, "resources")?,
+                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
+                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -4416,7 +8224,7 @@ impl ::std::str::FromStr for ListResourcesResultCacheScope {
 }
 
 /// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResultResponse {
     pub id: RequestId,
@@ -4427,6 +8235,58 @@ pub struct ListResourcesResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListResourcesResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListResourcesResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListResourcesResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ListResourcesResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListResourcesResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the server to request a list of root URIs from the client. Roots allow
 /// servers to ask for specific directories or files to operate on. A common example
 /// for roots is providing a set of repositories or directories a server should operate
@@ -4434,16 +8294,7 @@ pub struct ListResourcesResultResponse {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
@@ -4455,17 +8306,59 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
+                let mut f0: ::std::option::Option<consts::RootsList> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ListRootsRequestParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequest {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/ListRootsRequest/properties/params`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     #[serde(
@@ -4480,19 +8373,54 @@ pub struct ListRootsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsRequestParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     pub roots: ::std::vec::Vec<Root>,
@@ -4501,8 +8429,52 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListRootsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListRootsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListRootsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListRootsResult, A::Error> {
+                let mut f0: ::std::option::Option<::std::vec::Vec<Root>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "roots" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "roots")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListRootsResult {
+                    roots: crate::rt::serde_helpers::take(f0, "roots")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub id: RequestId,
@@ -4514,8 +8486,65 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ListToolsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ToolsList> = None;
+                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`tools/list`](ListToolsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     #[serde(
@@ -4569,6 +8598,91 @@ pub struct ListToolsResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListToolsResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<ListToolsResultCacheScope> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<::std::vec::Vec<Tool>> = None;
+                let mut f5: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "tools")?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    next_cursor: f2.flatten(),
+                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
+                    tools: crate::rt::serde_helpers::take(f4, "tools")?,
+                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -4634,7 +8748,7 @@ impl ::std::str::FromStr for ListToolsResultCacheScope {
 }
 
 /// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResultResponse {
     pub id: RequestId,
@@ -4643,6 +8757,58 @@ pub struct ListToolsResultResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ListToolsResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ListToolsResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ListToolsResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ListToolsResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ListToolsResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// The severity of a log message.
@@ -4739,7 +8905,7 @@ impl ::std::str::FromStr for LoggingLevel {
 }
 
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
@@ -4750,8 +8916,62 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsMessage> = None;
+                let mut f2: ::std::option::Option<LoggingMessageNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/message` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     #[serde(
@@ -4772,6 +8992,69 @@ pub struct LoggingMessageNotificationParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = LoggingMessageNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (LoggingMessageNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<NotificationMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<serde_json::Value> = None;
+                let mut f2: ::std::option::Option<LoggingLevel> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "level" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "level")?
+                        }
+                        "logger" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "logger")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(LoggingMessageNotificationParams {
+                    meta: f0.flatten(),
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    level: crate::rt::serde_helpers::take(f2, "level")?,
+                    logger: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
@@ -4796,16 +9079,7 @@ pub type MetaObject = serde_json::Map<::std::string::String, serde_json::Value>;
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 ///
 /// A request that requires a client capability the client did not declare is signalled instead by [`MissingRequiredClientCapabilityError`] (`-32021`).
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MethodNotFoundError {
     /// The error type that occurred.
@@ -4821,19 +9095,66 @@ pub struct MethodNotFoundError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = MethodNotFoundError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (MethodNotFoundError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<MethodNotFoundError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32601> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(MethodNotFoundError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityError {
     pub error: MissingRequiredClientCapabilityErrorError,
@@ -4846,17 +9167,62 @@ pub struct MissingRequiredClientCapabilityError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = MissingRequiredClientCapabilityError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (MissingRequiredClientCapabilityError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<MissingRequiredClientCapabilityError, A::Error> {
+                let mut f0: ::std::option::Option<
+                    MissingRequiredClientCapabilityErrorError,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(MissingRequiredClientCapabilityError {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: f1.flatten(),
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// The error type that occurred.
@@ -4870,19 +9236,69 @@ pub struct MissingRequiredClientCapabilityErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = MissingRequiredClientCapabilityErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (MissingRequiredClientCapabilityErrorError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                MissingRequiredClientCapabilityErrorError,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<consts::Minus32021> = None;
+                let mut f1: ::std::option::Option<
+                    MissingRequiredClientCapabilityErrorErrorData,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(MissingRequiredClientCapabilityErrorError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error/properties/data`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// The capabilities the server requires from the client to process this request.
@@ -4893,20 +9309,65 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = MissingRequiredClientCapabilityErrorErrorData;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (MissingRequiredClientCapabilityErrorErrorData)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                MissingRequiredClientCapabilityErrorErrorData,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "requiredCapabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "requiredCapabilities",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(MissingRequiredClientCapabilityErrorErrorData {
+                    required_capabilities: crate::rt::serde_helpers::take(
+                        f0,
+                        "requiredCapabilities",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Hints to use for model selection.
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -4926,6 +9387,52 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ModelHint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelHint;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelHint)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelHint, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelHint {
+                    name: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The server's preferences for model selection, requested of the client during sampling.
 ///
 /// Because LLMs can vary along multiple dimensions, choosing the "best" model is
@@ -4937,16 +9444,7 @@ pub struct ModelHint {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
@@ -4992,6 +9490,85 @@ pub struct ModelPreferences {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ModelPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ModelPreferences;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ModelPreferences)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ModelPreferences, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "costPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "costPriority",
+                            )?
+                        }
+                        "hints" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                        }
+                        "intelligencePriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "intelligencePriority",
+                            )?
+                        }
+                        "speedPriority" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "speedPriority",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ModelPreferences {
+                    cost_priority: f0.flatten(),
+                    hints: f1.flatten(),
+                    intelligence_priority: f2.flatten(),
+                    speed_priority: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -5101,16 +9678,7 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
@@ -5127,17 +9695,61 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Notification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Notification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Notification, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Notification {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationMetaObject {
     /// Identifies the subscription stream a notification was delivered on. The
@@ -5162,17 +9774,56 @@ pub struct NotificationMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NotificationMetaObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NotificationMetaObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NotificationMetaObject, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "io.modelcontextprotocol/subscriptionId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "io.modelcontextprotocol/subscriptionId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NotificationMetaObject {
+                    io_modelcontextprotocol_subscription_id: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common params for any notification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     #[serde(
@@ -5187,7 +9838,53 @@ pub struct NotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+impl<'de> serde::Deserialize<'de> for NotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<NotificationMetaObject>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NotificationParams {
+                    meta: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -5209,6 +9906,89 @@ pub struct NumberSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for NumberSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = NumberSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (NumberSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<NumberSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<NumberSchemaType> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "maximum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "maximum")?
+                        }
+                        "minimum" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "minimum")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(NumberSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    maximum: f2.flatten(),
+                    minimum: f3.flatten(),
+                    title: f4.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
@@ -5262,7 +10042,7 @@ impl ::std::str::FromStr for NumberSchemaType {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub id: RequestId,
@@ -5274,17 +10054,65 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common params for paginated requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     #[serde(rename = "_meta")]
@@ -5299,16 +10127,58 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cursor" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "cursor")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    cursor: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     #[serde(
@@ -5341,17 +10211,74 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PaginatedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PaginatedResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PaginatedResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PaginatedResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "nextCursor" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "nextCursor",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PaginatedResult {
+                    meta: f0.flatten(),
+                    next_cursor: f1.flatten(),
+                    result_type: crate::rt::serde_helpers::take(f2, "resultType")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ParseError {
     /// The error type that occurred.
@@ -5365,6 +10292,62 @@ pub struct ParseError {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ParseError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ParseError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ParseError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ParseError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32700> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ParseError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Restricted schema definitions that only allow primitive types
@@ -5629,7 +10612,7 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
@@ -5640,8 +10623,62 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ProgressNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::NotificationsProgress> = None;
+                let mut f2: ::std::option::Option<ProgressNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     #[serde(
@@ -5667,6 +10704,84 @@ pub struct ProgressNotificationParams {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ProgressNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ProgressNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<NotificationMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<serde_json::Number> = None;
+                let mut f3: ::std::option::Option<ProgressToken> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<serde_json::Number>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
+                        }
+                        "progress" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "progress",
+                            )?
+                        }
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        "total" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "total")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ProgressNotificationParams {
+                    meta: f0.flatten(),
+                    message: f1.flatten(),
+                    progress: crate::rt::serde_helpers::take(f2, "progress")?,
+                    progress_token: crate::rt::serde_helpers::take(f3, "progressToken")?,
+                    total: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A progress token, used to associate progress notifications with the original request.
@@ -5750,16 +10865,7 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     #[serde(
@@ -5805,17 +10911,93 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Prompt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Prompt;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Prompt)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Prompt, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "arguments" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "arguments",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Prompt {
+                    meta: f0.flatten(),
+                    arguments: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
+                    title: f5.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes an argument that a prompt can accept.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
@@ -5842,17 +11024,79 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptArgument {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptArgument;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptArgument)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptArgument, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "required" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "required",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptArgument {
+                    description: f0.flatten(),
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    required: f2.flatten(),
+                    title: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -5865,11 +11109,69 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsPromptsListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message returned as part of a prompt.
 ///
 /// This is similar to [`SamplingMessage`], but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
@@ -5879,17 +11181,57 @@ pub struct PromptMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptMessage, A::Error> {
+                let mut f0: ::std::option::Option<ContentBlock> = None;
+                let mut f1: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptMessage {
+                    content: crate::rt::serde_helpers::take(f0, "content")?,
+                    role: crate::rt::serde_helpers::take(f1, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Identifies a prompt.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -5909,8 +11251,64 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for PromptReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = PromptReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (PromptReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<PromptReference, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<consts::RefPrompt> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(PromptReference {
+                    name: crate::rt::serde_helpers::take(f0, "name")?,
+                    title: f1.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub id: RequestId,
@@ -5922,17 +11320,65 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f3: ::std::option::Option<ReadResourceRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `resources/read` request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     #[serde(rename = "_meta")]
@@ -5958,8 +11404,79 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<InputResponses>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "inputResponses" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "inputResponses",
+                            )?
+                        }
+                        "requestState" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "requestState",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    input_responses: f1.flatten(),
+                    request_state: f2.flatten(),
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     #[serde(
@@ -6004,6 +11521,86 @@ pub struct ReadResourceResult {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ReadResourceResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<ReadResourceResultCacheScope> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<ReadResourceResultContentsItem>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<u64> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "cacheScope" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "cacheScope",
+                            )?
+                        }
+                        "contents" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "contents",
+                            )?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        "ttlMs" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "ttlMs")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceResult {
+                    meta: f0.flatten(),
+                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
+                    contents: crate::rt::serde_helpers::take(f2, "contents")?,
+                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
+                    ttl_ms: crate::rt::serde_helpers::take(f4, "ttlMs")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -6153,7 +11750,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 }
 
 /// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResultResponse {
     pub id: RequestId,
@@ -6162,6 +11759,58 @@ pub struct ReadResourceResultResponse {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ReadResourceResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ReadResourceResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ReadResourceResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<ReadResourceResultResponseResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ReadResourceResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/ReadResourceResultResponse/properties/result`.
@@ -6248,16 +11897,7 @@ impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResu
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
@@ -6272,6 +11912,59 @@ pub struct Request {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for Request {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Request;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Request)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Request, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        serde_json::Map<::std::string::String, serde_json::Value>,
+                    >,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Request {
+                    method: crate::rt::serde_helpers::take(f0, "method")?,
+                    params: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -6355,16 +12048,7 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestMetaObject {
     /// The client's capabilities for this specific request. Required.
@@ -6425,17 +12109,102 @@ pub struct RequestMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestMetaObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestMetaObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestMetaObject, A::Error> {
+                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<Implementation>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<LoggingLevel>> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ProgressToken>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "io.modelcontextprotocol/clientCapabilities" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "io.modelcontextprotocol/clientCapabilities",
+                            )?
+                        }
+                        "io.modelcontextprotocol/clientInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "io.modelcontextprotocol/clientInfo",
+                            )?
+                        }
+                        "io.modelcontextprotocol/logLevel" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "io.modelcontextprotocol/logLevel",
+                            )?
+                        }
+                        "io.modelcontextprotocol/protocolVersion" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "io.modelcontextprotocol/protocolVersion",
+                            )?
+                        }
+                        "progressToken" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "progressToken",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestMetaObject {
+                    io_modelcontextprotocol_client_capabilities: crate::rt::serde_helpers::take(
+                        f0,
+                        "io.modelcontextprotocol/clientCapabilities",
+                    )?,
+                    io_modelcontextprotocol_client_info: f1.flatten(),
+                    io_modelcontextprotocol_log_level: f2.flatten(),
+                    io_modelcontextprotocol_protocol_version: crate::rt::serde_helpers::take(
+                        f3,
+                        "io.modelcontextprotocol/protocolVersion",
+                    )?,
+                    progress_token: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common params for any request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     #[serde(rename = "_meta")]
@@ -6445,17 +12214,52 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for RequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = RequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (RequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<RequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(RequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A known resource that the server is capable of reading.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     #[serde(
@@ -6519,17 +12323,112 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Resource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Resource;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Resource)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Resource, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f8: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Resource {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    size: f6.flatten(),
+                    title: f7.flatten(),
+                    uri: crate::rt::serde_helpers::take(f8, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The contents of a specific resource or sub-resource.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     #[serde(
@@ -6554,19 +12453,70 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceContents {
+                    meta: f0.flatten(),
+                    mime_type: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of [`resources/list`](ListResourcesRequest) requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     #[serde(
@@ -6631,17 +12581,117 @@ pub struct ResourceLink {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceLink {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceLink;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceLink)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceLink, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f8: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f9: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "size" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceLink {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    size: f6.flatten(),
+                    title: f7.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f8, "type")?,
+                    uri: crate::rt::serde_helpers::take(f9, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -6654,17 +12704,66 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsResourcesListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common params for resource-related requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
     #[serde(rename = "_meta")]
@@ -6676,17 +12775,57 @@ pub struct ResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A template description for resources available on the server.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     #[serde(
@@ -6745,17 +12884,111 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplate;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplate)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f7: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
+                        }
+                        "uriTemplate" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f7,
+                                &mut map,
+                                "uriTemplate",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplate {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    title: f6.flatten(),
+                    uri_template: crate::rt::serde_helpers::take(f7, "uriTemplate")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A reference to a resource or resource template definition.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
@@ -6766,17 +12999,57 @@ pub struct ResourceTemplateReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceTemplateReference;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceTemplateReference)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
+                let mut f0: ::std::option::Option<consts::RefResource> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceTemplateReference {
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
@@ -6787,17 +13060,64 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsResourcesUpdated,
+                > = None;
+                let mut f2: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a `notifications/resources/updated` notification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     #[serde(
@@ -6814,17 +13134,59 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResourceUpdatedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResourceUpdatedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<NotificationMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResourceUpdatedNotificationParams {
+                    meta: f0.flatten(),
+                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
@@ -6850,18 +13212,59 @@ pub struct ResultMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ResultMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResultMetaObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResultMetaObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResultMetaObject, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<Implementation>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "io.modelcontextprotocol/serverInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "io.modelcontextprotocol/serverInfo",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResultMetaObject {
+                    io_modelcontextprotocol_server_info: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Common result fields.
 #[doc(alias = "Result")]
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     #[serde(
@@ -6883,6 +13286,61 @@ pub struct ResultObject {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ResultObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ResultObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ResultObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ResultObject, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ResultMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ResultObject {
+                    meta: f0.flatten(),
+                    result_type: crate::rt::serde_helpers::take(f1, "resultType")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Indicates the type of a [`Result`](ResultObject) object, allowing the client to
@@ -6936,16 +13394,7 @@ impl ::std::str::FromStr for Role {
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     #[serde(
@@ -6970,8 +13419,64 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Root {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Root;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Root)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Root, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Root {
+                    meta: f0.flatten(),
+                    name: f1.flatten(),
+                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     #[serde(
@@ -6986,6 +13491,60 @@ pub struct SamplingMessage {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for SamplingMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SamplingMessage;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SamplingMessage)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SamplingMessage, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<SamplingMessageContent> = None;
+                let mut f2: ::std::option::Option<Role> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "role" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "role")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SamplingMessage {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    role: crate::rt::serde_helpers::take(f2, "role")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/SamplingMessage/properties/content`.
@@ -7372,16 +13931,7 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
@@ -7432,19 +13982,114 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilities {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilities;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilities)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
+                    >,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<
+                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
+                    >,
+                > = None;
+                let mut f3: ::std::option::Option<::std::option::Option<JsonObject>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesPrompts>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesResources>,
+                > = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<ServerCapabilitiesTools>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "completions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "completions",
+                            )?
+                        }
+                        "experimental" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "experimental",
+                            )?
+                        }
+                        "extensions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "extensions",
+                            )?
+                        }
+                        "logging" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "logging")?
+                        }
+                        "prompts" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "prompts")?
+                        }
+                        "resources" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f5,
+                                &mut map,
+                                "resources",
+                            )?
+                        }
+                        "tools" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "tools")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilities {
+                    completions: f0.flatten(),
+                    experimental: f1.flatten(),
+                    extensions: f2.flatten(),
+                    logging: f3.flatten(),
+                    prompts: f4.flatten(),
+                    resources: f5.flatten(),
+                    tools: f6.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
@@ -7460,19 +14105,58 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesPrompts;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesPrompts)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesPrompts {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
@@ -7492,19 +14176,67 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesResources;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesResources)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        "subscribe" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "subscribe",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesResources {
+                    list_changed: f0.flatten(),
+                    subscribe: f1.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
@@ -7518,6 +14250,54 @@ pub struct ServerCapabilitiesTools {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ServerCapabilitiesTools;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ServerCapabilitiesTools)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "listChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "listChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ServerCapabilitiesTools {
+                    list_changed: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// # Decoding
@@ -8224,16 +15004,7 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -8266,6 +15037,100 @@ pub struct StringSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for StringSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = StringSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (StringSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<StringSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<StringSchemaFormat>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "format" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "format")?
+                        }
+                        "maxLength" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "maxLength",
+                            )?
+                        }
+                        "minLength" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "minLength",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(StringSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    format: f2.flatten(),
+                    max_length: f3.flatten(),
+                    min_length: f4.flatten(),
+                    title: f5.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
@@ -8339,16 +15204,7 @@ impl ::std::str::FromStr for StringSchemaFormat {
 ///
 /// Each notification type is **opt-in**; the server **MUST NOT** send
 /// notification types the client has not explicitly requested here.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionFilter {
     /// If true, receive [`notifications/prompts/list_changed`](PromptListChangedNotification).
@@ -8394,6 +15250,83 @@ pub struct SubscriptionFilter {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionFilter;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionFilter)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionFilter, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "promptsListChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "promptsListChanged",
+                            )?
+                        }
+                        "resourceSubscriptions" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "resourceSubscriptions",
+                            )?
+                        }
+                        "resourcesListChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "resourcesListChanged",
+                            )?
+                        }
+                        "toolsListChanged" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "toolsListChanged",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionFilter {
+                    prompts_list_changed: f0.flatten(),
+                    resource_subscriptions: f1.flatten(),
+                    resources_list_changed: f2.flatten(),
+                    tools_list_changed: f3.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent by the server to acknowledge that a
 /// [`subscriptions/listen`](SubscriptionsListenRequest) subscription has been
 /// established and to report which notification types it agreed to honor.
@@ -8404,16 +15337,7 @@ pub struct SubscriptionFilter {
 /// stdio, where every subscription shares one channel, this ordering is defined
 /// per subscription ID and not per channel: messages belonging to other
 /// subscriptions MAY be interleaved before it.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotification {
     pub jsonrpc: consts::V2_0,
@@ -8424,17 +15348,66 @@ pub struct SubscriptionsAcknowledgedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsAcknowledgedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsAcknowledgedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionsAcknowledgedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsSubscriptionsAcknowledged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    SubscriptionsAcknowledgedNotificationParams,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsAcknowledgedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: crate::rt::serde_helpers::take(f2, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotificationParams {
     #[serde(
@@ -8454,10 +15427,68 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsAcknowledgedNotificationParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsAcknowledgedNotificationParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                SubscriptionsAcknowledgedNotificationParams,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<NotificationMetaObject>,
+                > = None;
+                let mut f1: ::std::option::Option<SubscriptionFilter> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "notifications" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "notifications",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsAcknowledgedNotificationParams {
+                    meta: f0.flatten(),
+                    notifications: crate::rt::serde_helpers::take(f1, "notifications")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
 /// endpoint and ensures consistent behavior between HTTP and STDIO.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequest {
     pub id: RequestId,
@@ -8469,17 +15500,65 @@ pub struct SubscriptionsListenRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsListenRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsListenRequest)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionsListenRequest, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<consts::SubscriptionsListen> = None;
+                let mut f3: ::std::option::Option<SubscriptionsListenRequestParams> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsListenRequest {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    params: crate::rt::serde_helpers::take(f3, "params")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequestParams {
     #[serde(rename = "_meta")]
@@ -8493,12 +15572,65 @@ pub struct SubscriptionsListenRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsListenRequestParams;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsListenRequestParams)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionsListenRequestParams, A::Error> {
+                let mut f0: ::std::option::Option<RequestMetaObject> = None;
+                let mut f1: ::std::option::Option<SubscriptionFilter> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "notifications" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "notifications",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsListenRequestParams {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    notifications: crate::rt::serde_helpers::take(f1, "notifications")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The response to a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, signalling that the subscription has ended gracefully (for example,
 /// during server shutdown). Because the listen stream is long-lived, this result
 /// is sent only when the server tears the subscription down; an abrupt transport
 /// close carries no response. The result body is otherwise empty.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResult {
     #[serde(rename = "_meta")]
@@ -8517,9 +15649,62 @@ pub struct SubscriptionsListenResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsListenResult;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsListenResult)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionsListenResult, A::Error> {
+                let mut f0: ::std::option::Option<SubscriptionsListenResultMetaObject> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "resultType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "resultType",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsListenResult {
+                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
+                    result_type: crate::rt::serde_helpers::take(f1, "resultType")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
@@ -8552,9 +15737,71 @@ pub struct SubscriptionsListenResultMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsListenResultMetaObject;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsListenResultMetaObject)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionsListenResultMetaObject, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<Implementation>,
+                > = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "io.modelcontextprotocol/serverInfo" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "io.modelcontextprotocol/serverInfo",
+                            )?
+                        }
+                        "io.modelcontextprotocol/subscriptionId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "io.modelcontextprotocol/subscriptionId",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsListenResultMetaObject {
+                    io_modelcontextprotocol_server_info: f0.flatten(),
+                    io_modelcontextprotocol_subscription_id: crate::rt::serde_helpers::take(
+                        f1,
+                        "io.modelcontextprotocol/subscriptionId",
+                    )?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultResponse {
     pub id: RequestId,
@@ -8565,17 +15812,60 @@ pub struct SubscriptionsListenResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = SubscriptionsListenResultResponse;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (SubscriptionsListenResultResponse)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<SubscriptionsListenResultResponse, A::Error> {
+                let mut f0: ::std::option::Option<RequestId> = None;
+                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<SubscriptionsListenResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                        }
+                        "result" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(SubscriptionsListenResultResponse {
+                    id: crate::rt::serde_helpers::take(f0, "id")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    result: crate::rt::serde_helpers::take(f2, "result")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Text provided to or from an LLM.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     #[serde(
@@ -8597,16 +15887,70 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+impl<'de> serde::Deserialize<'de> for TextContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<consts::Text> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextContent {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
+                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     #[serde(
@@ -8633,17 +15977,73 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TextResourceContents {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TextResourceContents;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TextResourceContents)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TextResourceContents, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "mimeType" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "mimeType",
+                            )?
+                        }
+                        "text" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
+                        }
+                        "uri" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TextResourceContents {
+                    meta: f0.flatten(),
+                    mime_type: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
+                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for multiple-selection enumeration with display titles for each option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     /// Optional default value.
@@ -8685,19 +16085,102 @@ pub struct TitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledMultiSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledMultiSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<consts::Array> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "items" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                        }
+                        "maxItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "maxItems",
+                            )?
+                        }
+                        "minItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "minItems",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledMultiSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    items: crate::rt::serde_helpers::take(f2, "items")?,
+                    max_items: f3.flatten(),
+                    min_items: f4.flatten(),
+                    title: f5.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
@@ -8708,17 +16191,54 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledMultiSelectEnumSchemaItems;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledMultiSelectEnumSchemaItems)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledMultiSelectEnumSchemaItems, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "anyOf" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledMultiSelectEnumSchemaItems {
+                    any_of: crate::rt::serde_helpers::take(f0, "anyOf")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
@@ -8730,17 +16250,60 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledMultiSelectEnumSchemaItemsAnyOfItem)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                TitledMultiSelectEnumSchemaItemsAnyOfItem,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "const" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
+                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
+                    title: crate::rt::serde_helpers::take(f1, "title")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for single-selection enumeration with display titles for each option.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     /// Optional default value.
@@ -8764,17 +16327,84 @@ pub struct TitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledSingleSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledSingleSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "oneOf" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "oneOf")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledSingleSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    one_of: crate::rt::serde_helpers::take(f2, "oneOf")?,
+                    title: f3.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
@@ -8786,17 +16416,57 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TitledSingleSelectEnumSchemaOneOfItem;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (TitledSingleSelectEnumSchemaOneOfItem)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "const" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(TitledSingleSelectEnumSchemaOneOfItem {
+                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
+                    title: crate::rt::serde_helpers::take(f1, "title")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Definition for a tool the client can call.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     #[serde(
@@ -8873,6 +16543,111 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Tool;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (Tool)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Tool, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<ToolAnnotations>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f4: ::std::option::Option<ToolInputSchema> = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<ToolOutputSchema>,
+                > = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "annotations" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "annotations",
+                            )?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "icons" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                        }
+                        "inputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "inputSchema",
+                            )?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                        }
+                        "outputSchema" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f6,
+                                &mut map,
+                                "outputSchema",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(Tool {
+                    meta: f0.flatten(),
+                    annotations: f1.flatten(),
+                    description: f2.flatten(),
+                    icons: f3.flatten(),
+                    input_schema: crate::rt::serde_helpers::take(f4, "inputSchema")?,
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    output_schema: f6.flatten(),
+                    title: f7.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional properties describing a [`Tool`] to clients.
 ///
 /// NOTE: all properties in `ToolAnnotations` are **hints**.
@@ -8881,16 +16656,7 @@ pub struct Tool {
 ///
 /// Clients should never make tool use decisions based on `ToolAnnotations`
 /// received from untrusted servers.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -8951,17 +16717,90 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolAnnotations {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolAnnotations;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolAnnotations)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "destructiveHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "destructiveHint",
+                            )?
+                        }
+                        "idempotentHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "idempotentHint",
+                            )?
+                        }
+                        "openWorldHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f2,
+                                &mut map,
+                                "openWorldHint",
+                            )?
+                        }
+                        "readOnlyHint" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "readOnlyHint",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolAnnotations {
+                    destructive_hint: f0.flatten(),
+                    idempotent_hint: f1.flatten(),
+                    open_world_hint: f2.flatten(),
+                    read_only_hint: f3.flatten(),
+                    title: f4.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Controls tool selection behavior for sampling requests.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
@@ -8974,6 +16813,52 @@ pub struct ToolChoice {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for ToolChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolChoice;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolChoice)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolChoice, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<ToolChoiceMode>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolChoice {
+                    mode: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
 
 /// Controls the tool use ability of the model:
@@ -9053,16 +16938,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     #[serde(
@@ -9078,17 +16954,59 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolInputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolInputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolInputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<consts::Object> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolInputSchema {
+                    schema: f0.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
@@ -9101,22 +17019,71 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolListChangedNotification;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolListChangedNotification)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
+                    consts::NotificationsToolsListChanged,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::option::Option<NotificationParams>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
+                        }
+                        "method" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
+                        }
+                        "params" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolListChangedNotification {
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    params: f2.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// An optional JSON Schema object defining the structure of the tool's output returned in
 /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
 ///
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     #[serde(
@@ -9131,17 +17098,54 @@ pub struct ToolOutputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolOutputSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolOutputSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolOutputSchema {
+                    schema: f0.flatten(),
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// The result of a tool use, provided by the user back to the assistant.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
@@ -9191,17 +17195,87 @@ pub struct ToolResultContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolResultContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolResultContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolResultContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolResultContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<serde_json::Value>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
+                let mut f5: ::std::option::Option<consts::ToolResult> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "content" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                        }
+                        "isError" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                        }
+                        "structuredContent" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "structuredContent",
+                            )?
+                        }
+                        "toolUseId" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "toolUseId",
+                            )?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolResultContent {
+                    meta: f0.flatten(),
+                    content: crate::rt::serde_helpers::take(f1, "content")?,
+                    is_error: f2.flatten(),
+                    structured_content: f3.flatten(),
+                    tool_use_id: crate::rt::serde_helpers::take(f4, "toolUseId")?,
+                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// A request from the assistant to call a tool.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
@@ -9227,20 +17301,75 @@ pub struct ToolUseContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for ToolUseContent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = ToolUseContent;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (ToolUseContent)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ToolUseContent, A::Error> {
+                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
+                    serde_json::Map<::std::string::String, serde_json::Value>,
+                > = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
+                let mut f4: ::std::option::Option<consts::ToolUse> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "input" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "input")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(ToolUseContent {
+                    meta: f0.flatten(),
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
+                    input: crate::rt::serde_helpers::take(f2, "input")?,
+                    name: crate::rt::serde_helpers::take(f3, "name")?,
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Returned when the request's protocol version is unknown to the server or
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
 /// `400 Bad Request`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionError {
     pub error: UnsupportedProtocolVersionErrorError,
@@ -9253,17 +17382,62 @@ pub struct UnsupportedProtocolVersionError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsupportedProtocolVersionError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsupportedProtocolVersionError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsupportedProtocolVersionError, A::Error> {
+                let mut f0: ::std::option::Option<
+                    UnsupportedProtocolVersionErrorError,
+                > = None;
+                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
+                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "jsonrpc" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsupportedProtocolVersionError {
+                    error: crate::rt::serde_helpers::take(f0, "error")?,
+                    id: f1.flatten(),
+                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionErrorError {
     /// The error type that occurred.
@@ -9277,19 +17451,66 @@ pub struct UnsupportedProtocolVersionErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsupportedProtocolVersionErrorError;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsupportedProtocolVersionErrorError)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UnsupportedProtocolVersionErrorError, A::Error> {
+                let mut f0: ::std::option::Option<consts::Minus32022> = None;
+                let mut f1: ::std::option::Option<
+                    UnsupportedProtocolVersionErrorErrorData,
+                > = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "code" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
+                        }
+                        "data" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsupportedProtocolVersionErrorError {
+                    code: crate::rt::serde_helpers::take(f0, "code")?,
+                    data: crate::rt::serde_helpers::take(f1, "data")?,
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error/properties/data`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionErrorErrorData {
     /// The protocol version that was requested by the client.
@@ -9302,17 +17523,70 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UnsupportedProtocolVersionErrorErrorData;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UnsupportedProtocolVersionErrorErrorData)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<
+                UnsupportedProtocolVersionErrorErrorData,
+                A::Error,
+            > {
+                let mut f0: ::std::option::Option<::std::string::String> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "requested" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f0,
+                                &mut map,
+                                "requested",
+                            )?
+                        }
+                        "supported" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "supported",
+                            )?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UnsupportedProtocolVersionErrorErrorData {
+                    requested: crate::rt::serde_helpers::take(f0, "requested")?,
+                    supported: crate::rt::serde_helpers::take(f1, "supported")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for multiple-selection enumeration without display titles for options.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     /// Optional default value.
@@ -9354,19 +17628,102 @@ pub struct UntitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UntitledMultiSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UntitledMultiSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f6: ::std::option::Option<consts::Array> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "items" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                        }
+                        "maxItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f3,
+                                &mut map,
+                                "maxItems",
+                            )?
+                        }
+                        "minItems" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f4,
+                                &mut map,
+                                "minItems",
+                            )?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UntitledMultiSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    items: crate::rt::serde_helpers::take(f2, "items")?,
+                    max_items: f3.flatten(),
+                    min_items: f4.flatten(),
+                    title: f5.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
     /// Array of enum values to choose from.
@@ -9377,17 +17734,59 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
+impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UntitledMultiSelectEnumSchemaItems;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UntitledMultiSelectEnumSchemaItems)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "enum")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UntitledMultiSelectEnumSchemaItems {
+                    r#enum: crate::rt::serde_helpers::take(f0, "enum")?,
+                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
+}
+
 /// Schema for single-selection enumeration without display titles for options.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     /// Optional default value.
@@ -9408,4 +17807,80 @@ pub struct UntitledSingleSelectEnumSchema {
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = UntitledSingleSelectEnumSchema;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("an object (UntitledSingleSelectEnumSchema)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
+                let mut f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f2: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut extra = <serde_json::Map<
+                    ::std::string::String,
+                    serde_json::Value,
+                > as ::std::default::Default>::default();
+                while let Some(key) = map
+                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
+                {
+                    match key.as_str() {
+                        "default" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                        }
+                        "description" => {
+                            crate::rt::serde_helpers::fill(
+                                &mut f1,
+                                &mut map,
+                                "description",
+                            )?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                        }
+                        "title" => {
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
+                        }
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                        }
+                        _ => {
+                            extra.insert(key.into_string(), map.next_value()?);
+                        }
+                    }
+                }
+                Ok(UntitledSingleSelectEnumSchema {
+                    default: f0.flatten(),
+                    description: f1.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
+                    title: f3.flatten(),
+                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    extra,
+                })
+            }
+        }
+        deserializer.deserialize_map(Visitor)
+    }
 }
