@@ -7,8 +7,8 @@
 //! - `decode_value`: `serde_json::from_slice::<serde_json::Value>`;
 //! - `decode_ignored`: `serde_json::from_slice::<serde::de::IgnoredAny>`, the floor: only
 //!   validating the JSON;
-//! - `encode_typed`: the decoded messages back to bytes through `rt::jsonrpc::encode` and
-//!   `serde_json::to_vec`;
+//! - `encode_typed`: the decoded messages back to bytes in one pass
+//!   (`rt::jsonrpc::encode_to_vec`, `rt::jsonrpc::encode_response`);
 //! - `encode_value`: `serde_json::to_vec` of the parsed `Value`s.
 //!
 //! Each iteration handles every message of the group. Criterion reports time and MB/s

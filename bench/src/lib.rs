@@ -21,7 +21,8 @@
 //!
 //! [`Typed`] is the typed entry point of one version: `methods::decode_from_client` /
 //! `decode_from_server`, then, for a response, `ServerResult::decode` / `ClientResult::decode`
-//! by the method it answers; and back with `rt::jsonrpc::encode` and `serde_json::to_vec`.
+//! by the method it answers; and back in one pass with `rt::jsonrpc::encode_to_vec` (a
+//! message) or `rt::jsonrpc::encode_response` (a typed result).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -138,9 +139,7 @@ pub trait EachVersion {
 
 macro_rules! versions {
     ($(
-        $marker:ident, $m:ident, $version:literal,
-        server: [$($s:ident),* $(,)?],
-        client: [$($c:ident),* $(,)?];
+        $marker:ident, $m:ident, $version:literal;
     )*) => {
         $(
             #[doc = concat!("Protocol version `", $version, "`.")]
@@ -197,35 +196,13 @@ macro_rules! versions {
                 }
 
                 fn encode(decoded: &Self::Decoded) -> Result<Vec<u8>, String> {
-                    use mcp_spec_types::$m::methods as ms;
-                    let value = match decoded {
-                        Decoded::FromClient(m) => jsonrpc::encode(m),
-                        Decoded::FromServer(m) => jsonrpc::encode(m),
-                        Decoded::ServerAnswer { id, result } => {
-                            let result = match result {
-                                $(ms::ServerResult::$s(x) => serde_json::to_value(x),)*
-                            };
-                            result.and_then(|result| {
-                                jsonrpc::encode(&ms::ServerMessage::Response {
-                                    id: id.clone(),
-                                    result,
-                                })
-                            })
-                        }
-                        Decoded::ClientAnswer { id, result } => {
-                            let result = match result {
-                                $(ms::ClientResult::$c(x) => serde_json::to_value(x),)*
-                            };
-                            result.and_then(|result| {
-                                jsonrpc::encode(&ms::ClientMessage::Response {
-                                    id: id.clone(),
-                                    result,
-                                })
-                            })
-                        }
+                    match decoded {
+                        Decoded::FromClient(m) => jsonrpc::encode_to_vec(m),
+                        Decoded::FromServer(m) => jsonrpc::encode_to_vec(m),
+                        Decoded::ServerAnswer { id, result } => jsonrpc::encode_response(id, result),
+                        Decoded::ClientAnswer { id, result } => jsonrpc::encode_response(id, result),
                     }
-                    .map_err(|e| e.to_string())?;
-                    serde_json::to_vec(&value).map_err(|e| e.to_string())
+                    .map_err(|e| e.to_string())
                 }
             }
         )*
@@ -238,35 +215,12 @@ macro_rules! versions {
 }
 
 versions! {
-    V2024_11_05, v2024_11_05, "2024-11-05",
-        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
-                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CallTool,
-                 ListTools],
-        client: [Ping, ListRoots, CreateMessage];
-    V2025_03_26, v2025_03_26, "2025-03-26",
-        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
-                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CallTool,
-                 ListTools],
-        client: [Ping, ListRoots, CreateMessage];
-    V2025_06_18, v2025_06_18, "2025-06-18",
-        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
-                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CallTool,
-                 ListTools],
-        client: [Elicit, Ping, ListRoots, CreateMessage];
-    V2025_11_25, v2025_11_25, "2025-11-25",
-        server: [Complete, Initialize, SetLevel, Ping, GetPrompt, ListPrompts, ListResources,
-                 ReadResource, Subscribe, ListResourceTemplates, Unsubscribe, CancelTask,
-                 GetTask, ListTasks, GetTaskPayload, CallTool, ListTools],
-        client: [Elicit, Ping, ListRoots, CreateMessage, CancelTask, GetTask, ListTasks,
-                 GetTaskPayload];
-    V2026_07_28, v2026_07_28, "2026-07-28",
-        server: [Complete, GetPrompt, ListPrompts, ListResources, ReadResource,
-                 ListResourceTemplates, Discover, SubscriptionsListen, CallTool, ListTools],
-        client: [Elicit, ListRoots, CreateMessage];
-    Draft, draft, "draft",
-        server: [Complete, GetPrompt, ListPrompts, ListResources, ReadResource,
-                 ListResourceTemplates, Discover, SubscriptionsListen, CallTool, ListTools],
-        client: [Elicit, ListRoots, CreateMessage];
+    V2024_11_05, v2024_11_05, "2024-11-05";
+    V2025_03_26, v2025_03_26, "2025-03-26";
+    V2025_06_18, v2025_06_18, "2025-06-18";
+    V2025_11_25, v2025_11_25, "2025-11-25";
+    V2026_07_28, v2026_07_28, "2026-07-28";
+    Draft, draft, "draft";
 }
 
 /// The workspace root (`bench/..`).

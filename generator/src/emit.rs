@@ -257,10 +257,20 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
             let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
             if by_server {
                 let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string())?;
-                Ok(server_result_value(&r))
+                same_encoding(server_result_value(&r), &r)
             } else {
                 let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string())?;
-                Ok(client_result_value(&r))
+                same_encoding(client_result_value(&r), &r)
+            }
+        }
+
+        /// The result encoded variant by variant, checked against the enum's own encoding.
+        fn same_encoding<T: serde::Serialize>(by_variant: serde_json::Value, whole: &T) -> Result<serde_json::Value, String> {
+            let direct = serde_json::to_value(whole).map_err(|e| e.to_string())?;
+            if direct == by_variant {
+                Ok(by_variant)
+            } else {
+                Err(format!("the result enum encodes {direct}, its variant {by_variant}"))
             }
         }
 
@@ -975,6 +985,7 @@ fn method_sets(model: &Model) -> TokenStream {
         let mut variants = Vec::new();
         let mut decode_arms = Vec::new();
         let mut text_arms = Vec::new();
+        let mut write_arms = Vec::new();
         let mut method_arms = Vec::new();
         let mut params_arms = Vec::new();
         for m in methods {
@@ -990,6 +1001,7 @@ fn method_sets(model: &Model) -> TokenStream {
                         quote!(#method => Self::#v(crate::rt::jsonrpc::required_text(params)?),),
                     );
                     params_arms.push(quote!(Self::#v(p) => crate::rt::jsonrpc::to_params(p),));
+                    write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
                 }
                 (Some(t), false) => {
                     variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
@@ -999,12 +1011,15 @@ fn method_sets(model: &Model) -> TokenStream {
                         quote!(#method => Self::#v(crate::rt::jsonrpc::optional_text(params)?),),
                     );
                     params_arms.push(quote!(Self::#v(p) => p.as_ref().map(crate::rt::jsonrpc::to_params).transpose().map(::std::option::Option::flatten),));
+                    write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
+                    write_arms.push(quote!(Self::#v(None) => Ok(()),));
                 }
                 (None, _) => {
                     variants.push(quote!(#[doc = #vdoc] #v,));
                     decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde_json::Value>(params)?; Self::#v }));
                     text_arms.push(quote!(#method => { crate::rt::jsonrpc::optional_text::<serde::de::IgnoredAny>(params)?; Self::#v }));
                     params_arms.push(quote!(Self::#v => Ok(None),));
+                    write_arms.push(quote!(Self::#v => Ok(()),));
                 }
             }
             method_arms.push(quote!(Self::#v { .. } => #method,));
@@ -1055,6 +1070,13 @@ fn method_sets(model: &Model) -> TokenStream {
                     -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
                     #decode_body
                 }
+                fn write_params<M: serde::ser::SerializeMap>(&self, map: &mut M) -> ::std::result::Result<(), M::Error> {
+                    match self {
+                        #( #write_arms )*
+                        Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+                        Self::Other { params: None, .. } => Ok(()),
+                    }
+                }
                 fn decode_text(method: &str, params: ::std::option::Option<&serde_json::value::RawValue>)
                     -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
                     #text_body
@@ -1088,6 +1110,15 @@ fn method_sets(model: &Model) -> TokenStream {
             let v = ident(&marker_name(m));
             quote!(Method::#v => crate::rt::jsonrpc::decode_result::<#v>(raw).map(Self::#v),)
         });
+        let ser_arms = methods.iter().map(|m| {
+            let v = ident(&marker_name(m));
+            quote!(Self::#v(r) => r.serialize(serializer),)
+        });
+        let ser_body = if methods.is_empty() {
+            quote!(match *self {})
+        } else {
+            quote!(match self { #( #ser_arms )* })
+        };
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, PartialEq)]
@@ -1108,6 +1139,12 @@ fn method_sets(model: &Model) -> TokenStream {
                             raw,
                         }),
                     }
+                }
+            }
+            /// Encodes the result itself, as the `result` of a response.
+            impl serde::Serialize for #enum_name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    #ser_body
                 }
             }
         }

@@ -6,7 +6,8 @@
 //! server, with unknown methods rejected and kept: decoding never panics, and a message
 //! that decodes encodes to JSON that decodes to the same message. The one-pass entry
 //! point (`decode`, bytes) and the one over a parsed value (`decode_value`) agree on
-//! every input: the same message or the same error.
+//! every input: the same message or the same error; and the one-pass encoder
+//! (`encode_to_vec`) writes what `encode` builds.
 
 use mcp_spec_types::rt::jsonrpc::{self, Message, MethodSet, Options, UnknownMethods};
 
@@ -49,6 +50,15 @@ where
         };
         let encoded = jsonrpc::encode(&message)
             .unwrap_or_else(|e| panic!("{version} {side}: a decoded message does not encode: {e}"));
+        let bytes = jsonrpc::encode_to_vec(&message)
+            .unwrap_or_else(|e| panic!("{version} {side}: a decoded message does not encode: {e}"));
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .ok()
+                .as_ref(),
+            Some(&encoded),
+            "{version} {side}: encode_to_vec and encode differ"
+        );
         let again: Message<R, N> = jsonrpc::decode_value(encoded.clone(), options)
             .unwrap_or_else(|e| panic!("{version} {side}: {encoded} does not decode again: {e}"));
         assert_eq!(

@@ -1098,11 +1098,24 @@ pub fn decode_result(
     if by_server {
         let r = m::methods::ServerResult::decode(method, raw)
             .map_err(|e| e.to_string())?;
-        Ok(server_result_value(&r))
+        same_encoding(server_result_value(&r), &r)
     } else {
         let r = m::methods::ClientResult::decode(method, raw)
             .map_err(|e| e.to_string())?;
-        Ok(client_result_value(&r))
+        same_encoding(client_result_value(&r), &r)
+    }
+}
+
+/// The result encoded variant by variant, checked against the enum's own encoding.
+fn same_encoding<T: serde::Serialize>(
+    by_variant: serde_json::Value,
+    whole: &T,
+) -> Result<serde_json::Value, String> {
+    let direct = serde_json::to_value(whole).map_err(|e| e.to_string())?;
+    if direct == by_variant {
+        Ok(by_variant)
+    } else {
+        Err(format!("the result enum encodes {direct}, its variant {by_variant}"))
     }
 }
 

@@ -327,6 +327,25 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             ),
         )
     }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Complete(p) => map.serialize_entry("params", p),
+            Self::GetPrompt(p) => map.serialize_entry("params", p),
+            Self::ListPrompts(p) => map.serialize_entry("params", p),
+            Self::ListResources(p) => map.serialize_entry("params", p),
+            Self::ReadResource(p) => map.serialize_entry("params", p),
+            Self::ListResourceTemplates(p) => map.serialize_entry("params", p),
+            Self::Discover(p) => map.serialize_entry("params", p),
+            Self::SubscriptionsListen(p) => map.serialize_entry("params", p),
+            Self::CallTool(p) => map.serialize_entry("params", p),
+            Self::ListTools(p) => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -444,6 +463,15 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
         let _ = (method, params);
         Ok(None)
     }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -511,6 +539,16 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
                 },
             ),
         )
+    }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(p) => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
     }
     fn decode_text(
         method: &str,
@@ -626,6 +664,26 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
                 },
             ),
         )
+    }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(p) => map.serialize_entry("params", p),
+            Self::LoggingMessage(p) => map.serialize_entry("params", p),
+            Self::Progress(p) => map.serialize_entry("params", p),
+            Self::PromptListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::PromptListChanged(None) => Ok(()),
+            Self::ResourceListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ResourceListChanged(None) => Ok(()),
+            Self::ResourceUpdated(p) => map.serialize_entry("params", p),
+            Self::SubscriptionsAcknowledged(p) => map.serialize_entry("params", p),
+            Self::ToolListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ToolListChanged(None) => Ok(()),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
     }
     fn decode_text(
         method: &str,
@@ -811,6 +869,27 @@ impl ServerResult {
     }
 }
 
+/// Encodes the result itself, as the `result` of a response.
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Complete(r) => r.serialize(serializer),
+            Self::GetPrompt(r) => r.serialize(serializer),
+            Self::ListPrompts(r) => r.serialize(serializer),
+            Self::ListResources(r) => r.serialize(serializer),
+            Self::ReadResource(r) => r.serialize(serializer),
+            Self::ListResourceTemplates(r) => r.serialize(serializer),
+            Self::Discover(r) => r.serialize(serializer),
+            Self::SubscriptionsListen(r) => r.serialize(serializer),
+            Self::CallTool(r) => r.serialize(serializer),
+            Self::ListTools(r) => r.serialize(serializer),
+        }
+    }
+}
+
 /// The results a client sends, one variant per request it answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
@@ -851,6 +930,20 @@ impl ClientResult {
                     raw,
                 })
             }
+        }
+    }
+}
+
+/// Encodes the result itself, as the `result` of a response.
+impl serde::Serialize for ClientResult {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Elicit(r) => r.serialize(serializer),
+            Self::ListRoots(r) => r.serialize(serializer),
+            Self::CreateMessage(r) => r.serialize(serializer),
         }
     }
 }

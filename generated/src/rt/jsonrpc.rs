@@ -113,6 +113,18 @@ pub trait MethodSet: Sized {
 
     /// The params as JSON (`None` when the message has none).
     fn params(&self) -> Result<Option<Value>, serde_json::Error>;
+
+    /// Writes the `params` member (nothing when the message has none) straight from the
+    /// typed params. The default goes through [`MethodSet::params`].
+    fn write_params<M: serde::ser::SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        match self
+            .params()
+            .map_err(<M::Error as serde::ser::Error>::custom)?
+        {
+            Some(p) => map.serialize_entry("params", &p),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A decoded JSON-RPC message, with requests and notifications typed by method.
@@ -675,7 +687,80 @@ fn decode_method<S: MethodSet>(
     }
 }
 
-/// Encodes a message as JSON.
+/// A message serializes as its JSON-RPC object (a batch as an array), straight from the
+/// typed params: `serde_json::to_vec(&message)` writes the wire form without building a
+/// [`Value`]. Members are written in the order `jsonrpc`, `id`, `method`/`result`/`error`,
+/// `params`.
+impl<R: MethodSet, N: MethodSet> Serialize for Message<R, N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Message::Request { id, request } => {
+                let mut map = serializer.serialize_map(None)?;
+                map.serialize_entry("jsonrpc", "2.0")?;
+                map.serialize_entry("id", id)?;
+                map.serialize_entry("method", request.method())?;
+                request.write_params(&mut map)?;
+                map.end()
+            }
+            Message::Notification(n) => {
+                let mut map = serializer.serialize_map(None)?;
+                map.serialize_entry("jsonrpc", "2.0")?;
+                map.serialize_entry("method", n.method())?;
+                n.write_params(&mut map)?;
+                map.end()
+            }
+            Message::Response { id, result } => Response { id, result }.serialize(serializer),
+            Message::Error { id, error } => {
+                let mut map = serializer.serialize_map(None)?;
+                map.serialize_entry("jsonrpc", "2.0")?;
+                if let Some(id) = id {
+                    map.serialize_entry("id", id)?;
+                }
+                map.serialize_entry("error", error)?;
+                map.end()
+            }
+            Message::Batch(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+/// A result response around any serializable result (a typed result, a `ServerResult`).
+struct Response<'a, T> {
+    id: &'a Id,
+    result: &'a T,
+}
+
+impl<T: Serialize> Serialize for Response<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        map.serialize_entry("id", self.id)?;
+        map.serialize_entry("result", self.result)?;
+        map.end()
+    }
+}
+
+/// Encodes a message to its wire bytes in one pass, without building a [`Value`].
+pub fn encode_to_vec<R: MethodSet, N: MethodSet>(
+    message: &Message<R, N>,
+) -> Result<Vec<u8>, serde_json::Error> {
+    serde_json::to_vec(message)
+}
+
+/// Encodes a result response to wire bytes straight from the typed result.
+pub fn encode_response<T: Serialize>(id: &Id, result: &T) -> Result<Vec<u8>, serde_json::Error> {
+    serde_json::to_vec(&Response { id, result })
+}
+
+/// Encodes a message as a JSON value.
 pub fn encode<R: MethodSet, N: MethodSet>(
     message: &Message<R, N>,
 ) -> Result<Value, serde_json::Error> {

@@ -377,6 +377,33 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             ),
         )
     }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Complete(p) => map.serialize_entry("params", p),
+            Self::Initialize(p) => map.serialize_entry("params", p),
+            Self::SetLevel(p) => map.serialize_entry("params", p),
+            Self::Ping(Some(p)) => map.serialize_entry("params", p),
+            Self::Ping(None) => Ok(()),
+            Self::GetPrompt(p) => map.serialize_entry("params", p),
+            Self::ListPrompts(Some(p)) => map.serialize_entry("params", p),
+            Self::ListPrompts(None) => Ok(()),
+            Self::ListResources(Some(p)) => map.serialize_entry("params", p),
+            Self::ListResources(None) => Ok(()),
+            Self::ReadResource(p) => map.serialize_entry("params", p),
+            Self::Subscribe(p) => map.serialize_entry("params", p),
+            Self::ListResourceTemplates(Some(p)) => map.serialize_entry("params", p),
+            Self::ListResourceTemplates(None) => Ok(()),
+            Self::Unsubscribe(p) => map.serialize_entry("params", p),
+            Self::CallTool(p) => map.serialize_entry("params", p),
+            Self::ListTools(Some(p)) => map.serialize_entry("params", p),
+            Self::ListTools(None) => Ok(()),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -548,6 +575,20 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             ),
         )
     }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Ping(Some(p)) => map.serialize_entry("params", p),
+            Self::Ping(None) => Ok(()),
+            Self::ListRoots(Some(p)) => map.serialize_entry("params", p),
+            Self::ListRoots(None) => Ok(()),
+            Self::CreateMessage(p) => map.serialize_entry("params", p),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -658,6 +699,21 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
                 },
             ),
         )
+    }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(p) => map.serialize_entry("params", p),
+            Self::Initialized(Some(p)) => map.serialize_entry("params", p),
+            Self::Initialized(None) => Ok(()),
+            Self::Progress(p) => map.serialize_entry("params", p),
+            Self::RootsListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::RootsListChanged(None) => Ok(()),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
     }
     fn decode_text(
         method: &str,
@@ -795,6 +851,25 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
                 },
             ),
         )
+    }
+    fn write_params<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::std::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(p) => map.serialize_entry("params", p),
+            Self::LoggingMessage(p) => map.serialize_entry("params", p),
+            Self::Progress(p) => map.serialize_entry("params", p),
+            Self::PromptListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::PromptListChanged(None) => Ok(()),
+            Self::ResourceListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ResourceListChanged(None) => Ok(()),
+            Self::ResourceUpdated(p) => map.serialize_entry("params", p),
+            Self::ToolListChanged(Some(p)) => map.serialize_entry("params", p),
+            Self::ToolListChanged(None) => Ok(()),
+            Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+            Self::Other { params: None, .. } => Ok(()),
+        }
     }
     fn decode_text(
         method: &str,
@@ -987,6 +1062,30 @@ impl ServerResult {
     }
 }
 
+/// Encodes the result itself, as the `result` of a response.
+impl serde::Serialize for ServerResult {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Complete(r) => r.serialize(serializer),
+            Self::Initialize(r) => r.serialize(serializer),
+            Self::SetLevel(r) => r.serialize(serializer),
+            Self::Ping(r) => r.serialize(serializer),
+            Self::GetPrompt(r) => r.serialize(serializer),
+            Self::ListPrompts(r) => r.serialize(serializer),
+            Self::ListResources(r) => r.serialize(serializer),
+            Self::ReadResource(r) => r.serialize(serializer),
+            Self::Subscribe(r) => r.serialize(serializer),
+            Self::ListResourceTemplates(r) => r.serialize(serializer),
+            Self::Unsubscribe(r) => r.serialize(serializer),
+            Self::CallTool(r) => r.serialize(serializer),
+            Self::ListTools(r) => r.serialize(serializer),
+        }
+    }
+}
+
 /// The results a client sends, one variant per request it answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
@@ -1027,6 +1126,20 @@ impl ClientResult {
                     raw,
                 })
             }
+        }
+    }
+}
+
+/// Encodes the result itself, as the `result` of a response.
+impl serde::Serialize for ClientResult {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Ping(r) => r.serialize(serializer),
+            Self::ListRoots(r) => r.serialize(serializer),
+            Self::CreateMessage(r) => r.serialize(serializer),
         }
     }
 }
