@@ -1115,7 +1115,7 @@ fn method_sets(model: &Model) -> TokenStream {
             quote!(Self::#v(r) => r.serialize(serializer),)
         });
         let ser_body = if methods.is_empty() {
-            quote!(match *self {})
+            quote!(let _ = serializer; match *self {})
         } else {
             quote!(match self { #( #ser_arms )* })
         };
