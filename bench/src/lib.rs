@@ -19,15 +19,17 @@
 //! which are required), so each one is valid for its version; the unit tests check that
 //! every one decodes through the typed entry point.
 //!
-//! [`Typed`] is the typed entry point of one version: `methods::decode_from_client` /
-//! `decode_from_server`, then, for a response, `ServerResult::decode` / `ClientResult::decode`
-//! by the method it answers; and back in one pass with `rt::jsonrpc::encode_to_vec` (a
+//! [`Typed`] is the typed entry point of one version: `rt::jsonrpc::parse` reads the
+//! envelope once; a response is decoded by the method it answers straight from the text of
+//! its `result` (`ServerResult::decode_text` / `ClientResult::decode_text`), anything else
+//! finishes with `Parsed::decode` (what `methods::decode_from_client` / `decode_from_server`
+//! do); and back in one pass with `rt::jsonrpc::encode_to_vec` (a
 //! message) or `rt::jsonrpc::encode_response` (a typed result).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use mcp_spec_types::rt::jsonrpc::{self, Id, Message, UnknownMethods};
+use mcp_spec_types::rt::jsonrpc::{self, Id, UnknownMethods};
 use mcp_spec_types::rt::method::{Direction, MessageKind};
 use serde_json::{Map, Value, json};
 
@@ -167,31 +169,33 @@ macro_rules! versions {
                         let method = entry.answers.as_deref().unwrap_or_default();
                         method.parse::<Method>().map_err(|e| e.to_string())
                     };
-                    match entry.from {
-                        Side::Client => {
-                            match ms::decode_from_client(&entry.bytes, UnknownMethods::Reject)
-                                .map_err(|e| e.to_string())?
-                            {
-                                Message::Response { id, result } if entry.answers.is_some() => {
-                                    let result = ms::ClientResult::decode(answers()?, result)
-                                        .map_err(|e| e.to_string())?;
-                                    Ok(Decoded::ClientAnswer { id, result })
-                                }
-                                other => Ok(Decoded::FromClient(other)),
-                            }
+                    let options = jsonrpc::Options {
+                        unknown_methods: UnknownMethods::Reject,
+                        batches: ms::BATCHES,
+                    };
+                    // One pass over the envelope; a result response whose method is known
+                    // is decoded straight from its text.
+                    let parsed = jsonrpc::parse(&entry.bytes).map_err(|e| e.to_string())?;
+                    let response = entry.answers.as_ref().and(parsed.response());
+                    match (entry.from, response) {
+                        (Side::Client, Some((id, raw))) => {
+                            let result = ms::ClientResult::decode_text(answers()?, raw)
+                                .map_err(|e| e.to_string())?;
+                            Ok(Decoded::ClientAnswer { id, result })
                         }
-                        Side::Server => {
-                            match ms::decode_from_server(&entry.bytes, UnknownMethods::Reject)
-                                .map_err(|e| e.to_string())?
-                            {
-                                Message::Response { id, result } if entry.answers.is_some() => {
-                                    let result = ms::ServerResult::decode(answers()?, result)
-                                        .map_err(|e| e.to_string())?;
-                                    Ok(Decoded::ServerAnswer { id, result })
-                                }
-                                other => Ok(Decoded::FromServer(other)),
-                            }
+                        (Side::Server, Some((id, raw))) => {
+                            let result = ms::ServerResult::decode_text(answers()?, raw)
+                                .map_err(|e| e.to_string())?;
+                            Ok(Decoded::ServerAnswer { id, result })
                         }
+                        (Side::Client, None) => parsed
+                            .decode(options)
+                            .map(Decoded::FromClient)
+                            .map_err(|e| e.to_string()),
+                        (Side::Server, None) => parsed
+                            .decode(options)
+                            .map(Decoded::FromServer)
+                            .map_err(|e| e.to_string()),
                     }
                 }
 

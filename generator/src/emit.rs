@@ -256,10 +256,22 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         pub fn decode_result(method: &str, by_server: bool, raw: serde_json::Value) -> Result<serde_json::Value, String> {
             let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
             if by_server {
-                let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string())?;
+                let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
+                let via_text = m::methods::ServerResult::decode_text(method, &text).map_err(|e| e.to_string());
+                let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string());
+                if r != via_text {
+                    return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
+                }
+                let r = r?;
                 same_encoding(server_result_value(&r), &r)
             } else {
-                let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string())?;
+                let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
+                let via_text = m::methods::ClientResult::decode_text(method, &text).map_err(|e| e.to_string());
+                let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string());
+                if r != via_text {
+                    return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
+                }
+                let r = r?;
                 same_encoding(client_result_value(&r), &r)
             }
         }
@@ -1110,6 +1122,10 @@ fn method_sets(model: &Model) -> TokenStream {
             let v = ident(&marker_name(m));
             quote!(Method::#v => crate::rt::jsonrpc::decode_result::<#v>(raw).map(Self::#v),)
         });
+        let text_arms = methods.iter().map(|m| {
+            let v = ident(&marker_name(m));
+            quote!(Method::#v => crate::rt::jsonrpc::decode_result_text::<#v>(raw.get()).map(Self::#v),)
+        });
         let ser_arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));
             quote!(Self::#v(r) => r.serialize(serializer),)
@@ -1137,6 +1153,20 @@ fn method_sets(model: &Model) -> TokenStream {
                             method: other.as_str().to_string(),
                             error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
                             raw,
+                        }),
+                    }
+                }
+                /// Decodes the `result` of a response to a request of `method` straight
+                /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
+                /// [`decode`](Self::decode) does from a value.
+                pub fn decode_text(method: Method, raw: &serde_json::value::RawValue) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                    match method {
+                        #( #text_arms )*
+                        #[allow(unreachable_patterns)]
+                        other => Err(crate::rt::jsonrpc::ResultError {
+                            method: other.as_str().to_string(),
+                            error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
+                            raw: serde_json::from_str(raw.get()).unwrap_or(serde_json::Value::Null),
                         }),
                     }
                 }

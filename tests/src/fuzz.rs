@@ -45,6 +45,23 @@ where
             (_, Err(_)) => {}
             (a, b) => panic!("{version} {side}: decode gives {a:?}, decode_value {b:?}"),
         }
+        // `parse(..).response()` finds exactly the result responses `decode` finds.
+        if let Ok(parsed) = jsonrpc::parse(data) {
+            let response = parsed.response().map(|(id, raw)| {
+                (
+                    id,
+                    serde_json::from_str::<serde_json::Value>(raw.get()).ok(),
+                )
+            });
+            let expected = match &decoded {
+                Ok(Message::Response { id, result }) => Some((id.clone(), Some(result.clone()))),
+                _ => None,
+            };
+            assert_eq!(
+                response, expected,
+                "{version} {side}: parse().response() and decode differ"
+            );
+        }
         let Ok(message) = decoded else {
             continue;
         };

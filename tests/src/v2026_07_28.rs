@@ -1096,12 +1096,24 @@ pub fn decode_result(
 ) -> Result<serde_json::Value, String> {
     let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
     if by_server {
-        let r = m::methods::ServerResult::decode(method, raw)
-            .map_err(|e| e.to_string())?;
+        let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
+        let via_text = m::methods::ServerResult::decode_text(method, &text)
+            .map_err(|e| e.to_string());
+        let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string());
+        if r != via_text {
+            return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
+        }
+        let r = r?;
         same_encoding(server_result_value(&r), &r)
     } else {
-        let r = m::methods::ClientResult::decode(method, raw)
-            .map_err(|e| e.to_string())?;
+        let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
+        let via_text = m::methods::ClientResult::decode_text(method, &text)
+            .map_err(|e| e.to_string());
+        let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string());
+        if r != via_text {
+            return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
+        }
+        let r = r?;
         same_encoding(client_result_value(&r), &r)
     }
 }

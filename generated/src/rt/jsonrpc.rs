@@ -241,8 +241,55 @@ pub fn decode<R: MethodSet, N: MethodSet>(
     bytes: &[u8],
     options: Options,
 ) -> Result<Message<R, N>, ProtocolError> {
-    let top: Top<'_> = serde_json::from_slice(bytes)
-        .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))?;
+    parse(bytes)?.decode(options)
+}
+
+/// Reads a message's envelope in one pass without decoding it yet: a result response can
+/// then be decoded straight from its text once the method it answers is known
+/// ([`Parsed::response`], then the version's `ServerResult::decode_text` /
+/// `ClientResult::decode_text` or [`decode_result_text`]), and anything else finishes
+/// with [`Parsed::decode`], without reading the bytes again.
+pub fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ProtocolError> {
+    serde_json::from_slice(bytes)
+        .map(|top| Parsed { top })
+        .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))
+}
+
+/// A message whose envelope has been read; see [`parse`].
+pub struct Parsed<'a> {
+    top: Top<'a>,
+}
+
+impl<'a> Parsed<'a> {
+    /// The id and the raw `result` when this is a result response: `jsonrpc` is `"2.0"`,
+    /// an `id` that is a string or an integer, a `result`, and no `method` or `error`
+    /// (exactly when [`Parsed::decode`] would give [`Message::Response`]).
+    pub fn response(&self) -> Option<(Id, &'a RawValue)> {
+        let Top::Object(e) = &self.top else {
+            return None;
+        };
+        let jsonrpc = e.jsonrpc?;
+        let valid = jsonrpc.get() == "\"2.0\"" || small(jsonrpc) == "2.0";
+        if !valid || e.method.is_some() || e.error.is_some() {
+            return None;
+        }
+        let id = serde_json::from_str::<Id>(e.id?.get()).ok()?;
+        Some((id, e.result?))
+    }
+
+    /// Decodes the message, as [`decode`] does.
+    pub fn decode<R: MethodSet, N: MethodSet>(
+        self,
+        options: Options,
+    ) -> Result<Message<R, N>, ProtocolError> {
+        decode_top(self.top, options)
+    }
+}
+
+fn decode_top<R: MethodSet, N: MethodSet>(
+    top: Top<'_>,
+    options: Options,
+) -> Result<Message<R, N>, ProtocolError> {
     match top {
         Top::Batch(items) if options.batches => {
             if items.is_empty() {
@@ -867,6 +914,16 @@ impl std::error::Error for ResultError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
+}
+
+/// Decodes the `result` of a response to a request of method `M` straight from its JSON
+/// text (see [`parse`]).
+pub fn decode_result_text<M: Request>(raw: &str) -> Result<M::Result, ResultError> {
+    path::from_str(raw).map_err(|error| ResultError {
+        method: M::METHOD.to_string(),
+        error: error.without_position(),
+        raw: serde_json::from_str(raw).unwrap_or(Value::Null),
+    })
 }
 
 /// Decodes the `result` of a response to a request of method `M`.

@@ -1060,6 +1060,80 @@ impl ServerResult {
             }
         }
     }
+    /// Decodes the `result` of a response to a request of `method` straight
+    /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
+    /// [`decode`](Self::decode) does from a value.
+    pub fn decode_text(
+        method: Method,
+        raw: &serde_json::value::RawValue,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        match method {
+            Method::Complete => {
+                crate::rt::jsonrpc::decode_result_text::<Complete>(raw.get())
+                    .map(Self::Complete)
+            }
+            Method::Initialize => {
+                crate::rt::jsonrpc::decode_result_text::<Initialize>(raw.get())
+                    .map(Self::Initialize)
+            }
+            Method::SetLevel => {
+                crate::rt::jsonrpc::decode_result_text::<SetLevel>(raw.get())
+                    .map(Self::SetLevel)
+            }
+            Method::Ping => {
+                crate::rt::jsonrpc::decode_result_text::<Ping>(raw.get()).map(Self::Ping)
+            }
+            Method::GetPrompt => {
+                crate::rt::jsonrpc::decode_result_text::<GetPrompt>(raw.get())
+                    .map(Self::GetPrompt)
+            }
+            Method::ListPrompts => {
+                crate::rt::jsonrpc::decode_result_text::<ListPrompts>(raw.get())
+                    .map(Self::ListPrompts)
+            }
+            Method::ListResources => {
+                crate::rt::jsonrpc::decode_result_text::<ListResources>(raw.get())
+                    .map(Self::ListResources)
+            }
+            Method::ReadResource => {
+                crate::rt::jsonrpc::decode_result_text::<ReadResource>(raw.get())
+                    .map(Self::ReadResource)
+            }
+            Method::Subscribe => {
+                crate::rt::jsonrpc::decode_result_text::<Subscribe>(raw.get())
+                    .map(Self::Subscribe)
+            }
+            Method::ListResourceTemplates => {
+                crate::rt::jsonrpc::decode_result_text::<
+                    ListResourceTemplates,
+                >(raw.get())
+                    .map(Self::ListResourceTemplates)
+            }
+            Method::Unsubscribe => {
+                crate::rt::jsonrpc::decode_result_text::<Unsubscribe>(raw.get())
+                    .map(Self::Unsubscribe)
+            }
+            Method::CallTool => {
+                crate::rt::jsonrpc::decode_result_text::<CallTool>(raw.get())
+                    .map(Self::CallTool)
+            }
+            Method::ListTools => {
+                crate::rt::jsonrpc::decode_result_text::<ListTools>(raw.get())
+                    .map(Self::ListTools)
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ServerResult"),
+                    ),
+                    raw: serde_json::from_str(raw.get())
+                        .unwrap_or(serde_json::Value::Null),
+                })
+            }
+        }
+    }
 }
 
 /// Encodes the result itself, as the `result` of a response.
@@ -1124,6 +1198,38 @@ impl ClientResult {
                         concat!("not a request answered in a ", "ClientResult"),
                     ),
                     raw,
+                })
+            }
+        }
+    }
+    /// Decodes the `result` of a response to a request of `method` straight
+    /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
+    /// [`decode`](Self::decode) does from a value.
+    pub fn decode_text(
+        method: Method,
+        raw: &serde_json::value::RawValue,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        match method {
+            Method::Ping => {
+                crate::rt::jsonrpc::decode_result_text::<Ping>(raw.get()).map(Self::Ping)
+            }
+            Method::ListRoots => {
+                crate::rt::jsonrpc::decode_result_text::<ListRoots>(raw.get())
+                    .map(Self::ListRoots)
+            }
+            Method::CreateMessage => {
+                crate::rt::jsonrpc::decode_result_text::<CreateMessage>(raw.get())
+                    .map(Self::CreateMessage)
+            }
+            #[allow(unreachable_patterns)]
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ClientResult"),
+                    ),
+                    raw: serde_json::from_str(raw.get())
+                        .unwrap_or(serde_json::Value::Null),
                 })
             }
         }
