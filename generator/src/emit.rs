@@ -472,6 +472,15 @@ impl Emitter {
         } else {
             self.derives(t, quote!(serde::Serialize, serde::Deserialize))
         };
+        // Constant properties (a union's tag among them) first: a reader that streams
+        // learns the arm of a union before the rest of the object.
+        let fields: Vec<Field> = fields
+            .iter()
+            .filter(|f| matches!(f.ty, TypeRef::Const(_)))
+            .chain(fields.iter().filter(|f| !matches!(f.ty, TypeRef::Const(_))))
+            .cloned()
+            .collect();
+        let fields = fields.as_slice();
         let open_impl = additional.map(|ty| self.open_deserialize(t, fields, ty));
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
@@ -658,10 +667,19 @@ impl Emitter {
             }
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                    match Self::DECODE.select(&value).map_err(<D::Error as serde::de::Error>::custom)? {
-                        #( #idx => Self::DECODE.decode_arm(#idx, value).map(Self::#vnames), )*
-                        _ => unreachable!("select returns the index of an arm"),
+                    crate::rt::union::deserialize(deserializer)
+                }
+            }
+            impl crate::rt::union::Arms for #name {
+                fn facts() -> &'static crate::rt::union::Union {
+                    &Self::DECODE
+                }
+                fn arm<'de, D: serde::Deserializer<'de>>(index: usize, deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    match index {
+                        #( #idx => <#vtypes as serde::Deserialize>::deserialize(deserializer).map(Self::#vnames), )*
+                        _ => ::std::result::Result::Err(<D::Error as serde::de::Error>::custom(
+                            ::std::format_args!("{} has no arm {index}", #type_name),
+                        )),
                     }
                 }
             }

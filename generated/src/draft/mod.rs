@@ -128,6 +128,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
+    pub r#type: consts::Audio,
     #[serde(
         rename = "_meta",
         default,
@@ -144,7 +145,6 @@ pub struct AudioContent {
     /// The MIME type of the audio. Different providers may support different audio types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Audio,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -167,11 +167,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f0: ::std::option::Option<consts::Audio> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::Audio> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -180,28 +180,28 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -209,11 +209,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                     }
                 }
                 Ok(AudioContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    data: crate::rt::serde_helpers::take(f2, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    data: crate::rt::serde_helpers::take(f3, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
                     extra,
                 })
             }
@@ -388,6 +388,7 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
+    pub r#type: consts::Boolean,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub default: ::std::option::Option<bool>,
@@ -397,7 +398,6 @@ pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Boolean,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -420,14 +420,14 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::Boolean> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
                 let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Boolean> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -436,21 +436,21 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -458,10 +458,10 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                     }
                 }
                 Ok(BooleanSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    title: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    title: f3.flatten(),
                     extra,
                 })
             }
@@ -652,9 +652,9 @@ impl ::std::str::FromStr for CacheableResultCacheScope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsCall,
+    pub id: RequestId,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -678,9 +678,9 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<CallToolRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -690,13 +690,13 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -706,9 +706,9 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                     }
                 }
                 Ok(CallToolRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -975,8 +975,8 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: CallToolResultResponseResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1000,8 +1000,8 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CallToolResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<CallToolResultResponseResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -1011,10 +1011,10 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -1024,8 +1024,8 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
                     }
                 }
                 Ok(CallToolResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -1095,18 +1095,36 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CallToolResultResponseResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::InputRequiredResult)
+                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InputRequiredResult)
             }
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CallToolResult),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CallToolResultResponseResult"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1864,38 +1882,70 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::DiscoverRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <DiscoverRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::DiscoverRequest)
+            }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ListResourcesRequest)
+                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesRequest)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesRequest)
             }
             3usize => {
-                Self::DECODE.decode_arm(3usize, value).map(Self::ReadResourceRequest)
+                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceRequest)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <SubscriptionsListenRequest as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::SubscriptionsListenRequest)
             }
             5usize => {
-                Self::DECODE.decode_arm(5usize, value).map(Self::ListPromptsRequest)
+                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsRequest)
             }
-            6usize => Self::DECODE.decode_arm(6usize, value).map(Self::GetPromptRequest),
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ListToolsRequest),
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::CallToolRequest),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::CompleteRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            6usize => {
+                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptRequest)
+            }
+            7usize => {
+                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsRequest)
+            }
+            8usize => {
+                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolRequest)
+            }
+            9usize => {
+                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1967,9 +2017,9 @@ pub type ClientResult = ResultObject;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::CompletionComplete,
+    pub id: RequestId,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -1993,9 +2043,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<CompleteRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -2005,13 +2055,13 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -2021,9 +2071,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                     }
                 }
                 Ok(CompleteRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -2311,20 +2361,38 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PromptReference),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CompleteRequestParamsRef {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PromptReference as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PromptReference)
+            }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <ResourceTemplateReference as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceTemplateReference)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CompleteRequestParamsRef"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2514,8 +2582,8 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: CompleteResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -2539,8 +2607,8 @@ impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CompleteResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<CompleteResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -2550,10 +2618,10 @@ impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -2563,8 +2631,8 @@ impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
                     }
                 }
                 Ok(CompleteResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -2679,19 +2747,46 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ResourceLink),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::EmbeddedResource),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ContentBlock {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ResourceLink as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResourceLink)
+            }
+            4usize => {
+                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::EmbeddedResource)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3353,20 +3448,54 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ToolUseContent),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ToolResultContent),
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::Array),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CreateMessageResultContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolUseContent)
+            }
+            4usize => {
+                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolResultContent)
+            }
+            5usize => {
+                <::std::vec::Vec<
+                    SamplingMessageContentBlock,
+                > as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Array)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CreateMessageResultContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3418,9 +3547,9 @@ pub type Cursor = ::std::string::String;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ServerDiscover,
+    pub id: RequestId,
     pub params: RequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3444,9 +3573,9 @@ impl<'de> serde::Deserialize<'de> for DiscoverRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<DiscoverRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ServerDiscover> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ServerDiscover> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<RequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -3456,13 +3585,13 @@ impl<'de> serde::Deserialize<'de> for DiscoverRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -3472,9 +3601,9 @@ impl<'de> serde::Deserialize<'de> for DiscoverRequest {
                     }
                 }
                 Ok(DiscoverRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -3715,8 +3844,8 @@ impl ::std::str::FromStr for DiscoverResultCacheScope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: DiscoverResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3740,8 +3869,8 @@ impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<DiscoverResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<DiscoverResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -3751,10 +3880,10 @@ impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -3764,8 +3893,8 @@ impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
                     }
                 }
                 Ok(DiscoverResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -3839,12 +3968,12 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
-    /// The message to present to the user describing what information is being requested.
-    pub message: ::std::string::String,
     /// The elicitation mode.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
+    /// The message to present to the user describing what information is being requested.
+    pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     #[serde(rename = "requestedSchema")]
@@ -3871,8 +4000,8 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<consts::Form>> = None;
+                let mut f0: ::std::option::Option<::std::option::Option<consts::Form>> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
                 let mut f2: ::std::option::Option<
                     ElicitRequestFormParamsRequestedSchema,
                 > = None;
@@ -3884,11 +4013,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
-                        }
                         "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "mode")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
                         }
                         "requestedSchema" => {
                             crate::rt::serde_helpers::fill(
@@ -3903,8 +4032,8 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                     }
                 }
                 Ok(ElicitRequestFormParams {
-                    message: crate::rt::serde_helpers::take(f0, "message")?,
-                    mode: f1.flatten(),
+                    mode: f0.flatten(),
+                    message: crate::rt::serde_helpers::take(f1, "message")?,
                     requested_schema: crate::rt::serde_helpers::take(
                         f2,
                         "requestedSchema",
@@ -3924,6 +4053,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
+    pub r#type: consts::Object,
     #[serde(
         rename = "$schema",
         default,
@@ -3941,7 +4071,6 @@ pub struct ElicitRequestFormParamsRequestedSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3967,19 +4096,19 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 ElicitRequestFormParamsRequestedSchema,
                 A::Error,
             > {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::collections::BTreeMap<
                         ::std::string::String,
                         PrimitiveSchemaDefinition,
                     >,
                 > = None;
-                let mut f2: ::std::option::Option<
+                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -3988,25 +4117,25 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
                         }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -4014,10 +4143,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                     }
                 }
                 Ok(ElicitRequestFormParamsRequestedSchema {
-                    schema: f0.flatten(),
-                    properties: crate::rt::serde_helpers::take(f1, "properties")?,
-                    required: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    schema: f1.flatten(),
+                    properties: crate::rt::serde_helpers::take(f2, "properties")?,
+                    required: f3.flatten(),
                     extra,
                 })
             }
@@ -4085,20 +4214,38 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ElicitRequestParams {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::ElicitRequestFormParams)
+                <ElicitRequestFormParams as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
+                    .map(Self::ElicitRequestFormParams)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ElicitRequestUrlParams)
+                <ElicitRequestUrlParams as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitRequestUrlParams)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ElicitRequestParams"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4120,10 +4267,10 @@ impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
-    /// The message to present to the user explaining why the interaction is needed.
-    pub message: ::std::string::String,
     /// The elicitation mode.
     pub mode: consts::Url,
+    /// The message to present to the user explaining why the interaction is needed.
+    pub message: ::std::string::String,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4148,8 +4295,8 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ElicitRequestUrlParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<consts::Url> = None;
+                let mut f0: ::std::option::Option<consts::Url> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -4159,11 +4306,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
-                        }
                         "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "mode")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
+                        }
+                        "message" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
                         }
                         "url" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "url")?
@@ -4174,8 +4321,8 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                     }
                 }
                 Ok(ElicitRequestUrlParams {
-                    message: crate::rt::serde_helpers::take(f0, "message")?,
-                    mode: crate::rt::serde_helpers::take(f1, "mode")?,
+                    mode: crate::rt::serde_helpers::take(f0, "mode")?,
+                    message: crate::rt::serde_helpers::take(f1, "message")?,
                     url: crate::rt::serde_helpers::take(f2, "url")?,
                     extra,
                 })
@@ -4423,18 +4570,45 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::Array),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::String),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::Integer),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::Boolean),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ElicitResultContentValue {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::vec::Vec<
+                    ::std::string::String,
+                > as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Array)
+            }
+            1usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            2usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            3usize => {
+                <bool as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Boolean)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ElicitResultContentValue"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4471,6 +4645,7 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
+    pub r#type: consts::Resource,
     #[serde(
         rename = "_meta",
         default,
@@ -4483,7 +4658,6 @@ pub struct EmbeddedResource {
     #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
-    pub r#type: consts::Resource,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -4506,10 +4680,10 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut f3: ::std::option::Option<consts::Resource> = None;
+                let mut f0: ::std::option::Option<consts::Resource> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f3: ::std::option::Option<EmbeddedResourceResource> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -4518,25 +4692,25 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "resource" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "resource",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -4544,10 +4718,10 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     }
                 }
                 Ok(EmbeddedResource {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    resource: crate::rt::serde_helpers::take(f3, "resource")?,
                     extra,
                 })
             }
@@ -4610,20 +4784,36 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for EmbeddedResourceResource {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "EmbeddedResourceResource"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4758,37 +4948,54 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for EnumSchema {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE
-                    .decode_arm(0usize, value)
+                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledSingleSelectEnumSchema)
             }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledSingleSelectEnumSchema)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledMultiSelectEnumSchema)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledMultiSelectEnumSchema)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::LegacyTitledEnumSchema)
+                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::LegacyTitledEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "EnumSchema"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4900,9 +5107,9 @@ impl<'de> serde::Deserialize<'de> for ErrorObject {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsGet,
+    pub id: RequestId,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4926,9 +5133,9 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<GetPromptRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -4938,13 +5145,13 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -4954,9 +5161,9 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                     }
                 }
                 Ok(GetPromptRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -5200,8 +5407,8 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: GetPromptResultResponseResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -5225,8 +5432,8 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<GetPromptResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<GetPromptResultResponseResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -5236,10 +5443,10 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -5249,8 +5456,8 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
                     }
                 }
                 Ok(GetPromptResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -5314,18 +5521,36 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for GetPromptResultResponseResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::InputRequiredResult)
+                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InputRequiredResult)
             }
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::GetPromptResult),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "GetPromptResultResponseResult"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -5349,11 +5574,11 @@ impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchError {
+    pub jsonrpc: consts::V2_0,
     pub error: HeaderMismatchErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5376,9 +5601,9 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<HeaderMismatchError, A::Error> {
-                let mut f0: ::std::option::Option<HeaderMismatchErrorError> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<HeaderMismatchErrorError> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -5387,22 +5612,22 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(HeaderMismatchError {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: f1.flatten(),
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: f2.flatten(),
                     extra,
                 })
             }
@@ -5716,6 +5941,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
+    pub r#type: consts::Image,
     #[serde(
         rename = "_meta",
         default,
@@ -5732,7 +5958,6 @@ pub struct ImageContent {
     /// The MIME type of the image. Different providers may support different image types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Image,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5755,11 +5980,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f0: ::std::option::Option<consts::Image> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::Image> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -5768,28 +5993,28 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5797,11 +6022,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     }
                 }
                 Ok(ImageContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    data: crate::rt::serde_helpers::take(f2, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    data: crate::rt::serde_helpers::take(f3, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
                     extra,
                 })
             }
@@ -6016,19 +6241,38 @@ impl<'de> serde::Deserialize<'de> for InputRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for InputRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CreateMessageRequest)
+                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageRequest)
             }
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ListRootsRequest),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::ElicitRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsRequest)
+            }
+            2usize => {
+                <ElicitRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "InputRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -6243,19 +6487,38 @@ impl<'de> serde::Deserialize<'de> for InputResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for InputResponse {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CreateMessageResult)
+                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageResult)
             }
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ListRootsResult),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::ElicitResult),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsResult)
+            }
+            2usize => {
+                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "InputResponse"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -6615,11 +6878,11 @@ pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
+    pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -6642,9 +6905,9 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcErrorResponse, A::Error> {
-                let mut f0: ::std::option::Option<ErrorObject> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<ErrorObject> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -6653,22 +6916,22 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(JsonRpcErrorResponse {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: f1.flatten(),
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: f2.flatten(),
                     extra,
                 })
             }
@@ -6770,24 +7033,42 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::JsonRpcRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for JsonRpcMessage {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcRequest)
+            }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::JsonRpcNotification)
+                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcNotification)
             }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::JsonRpcResultResponse)
+                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcResultResponse)
             }
             3usize => {
-                Self::DECODE.decode_arm(3usize, value).map(Self::JsonRpcErrorResponse)
+                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcErrorResponse)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -6899,8 +7180,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
@@ -6932,8 +7213,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<
@@ -6948,10 +7229,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "method" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
                         }
@@ -6964,8 +7245,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     }
                 }
                 Ok(JsonRpcRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     method: crate::rt::serde_helpers::take(f2, "method")?,
                     params: f3.flatten(),
                     extra,
@@ -7041,20 +7322,34 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for JsonRpcResponse {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::JsonRpcResultResponse)
+                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcResultResponse)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::JsonRpcErrorResponse)
+                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcErrorResponse)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "JsonRpcResponse"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -7076,8 +7371,8 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7101,8 +7396,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ResultObject> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7112,10 +7407,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -7125,8 +7420,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                     }
                 }
                 Ok(JsonRpcResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -7144,6 +7439,7 @@ pub type JsonValue = serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
+    pub r#type: consts::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
@@ -7166,7 +7462,6 @@ pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7189,22 +7484,22 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f4: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f5: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -7213,31 +7508,31 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
                         }
                         "enumNames" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "enumNames",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -7245,12 +7540,12 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                     }
                 }
                 Ok(LegacyTitledEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
-                    enum_names: f3.flatten(),
-                    title: f4.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
+                    enum_names: f4.flatten(),
+                    title: f5.flatten(),
                     extra,
                 })
             }
@@ -7263,9 +7558,9 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
+    pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7289,9 +7584,9 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::PromptsList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::PromptsList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7301,13 +7596,13 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -7317,9 +7612,9 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                     }
                 }
                 Ok(ListPromptsRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -7537,8 +7832,8 @@ impl ::std::str::FromStr for ListPromptsResultCacheScope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ListPromptsResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7562,8 +7857,8 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListPromptsResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ListPromptsResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7573,10 +7868,10 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -7586,8 +7881,8 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
                     }
                 }
                 Ok(ListPromptsResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -7601,9 +7896,9 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
+    pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7627,9 +7922,9 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7639,13 +7934,13 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -7655,9 +7950,9 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                     }
                 }
                 Ok(ListResourceTemplatesRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -7885,8 +8180,8 @@ impl ::std::str::FromStr for ListResourceTemplatesResultCacheScope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ListResourceTemplatesResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7910,8 +8205,8 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListResourceTemplatesResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ListResourceTemplatesResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7921,10 +8216,10 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -7934,8 +8229,8 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
                     }
                 }
                 Ok(ListResourceTemplatesResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -7949,9 +8244,9 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
+    pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7975,9 +8270,9 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7987,13 +8282,13 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -8003,9 +8298,9 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                     }
                 }
                 Ok(ListResourcesRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -8227,8 +8522,8 @@ impl ::std::str::FromStr for ListResourcesResultCacheScope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ListResourcesResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8252,8 +8547,8 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListResourcesResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ListResourcesResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -8263,10 +8558,10 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -8276,8 +8571,8 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
                     }
                 }
                 Ok(ListResourcesResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -8477,9 +8772,9 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
+    pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8503,9 +8798,9 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ToolsList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ToolsList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -8515,13 +8810,13 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -8531,9 +8826,9 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                     }
                 }
                 Ok(ListToolsRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -8751,8 +9046,8 @@ impl ::std::str::FromStr for ListToolsResultCacheScope {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ListToolsResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8776,8 +9071,8 @@ impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListToolsResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ListToolsResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -8787,10 +9082,10 @@ impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -8800,8 +9095,8 @@ impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
                     }
                 }
                 Ok(ListToolsResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -9157,11 +9452,11 @@ impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityError {
+    pub jsonrpc: consts::V2_0,
     pub error: MissingRequiredClientCapabilityErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9184,11 +9479,11 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<MissingRequiredClientCapabilityError, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
                     MissingRequiredClientCapabilityErrorError,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -9197,22 +9492,22 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(MissingRequiredClientCapabilityError {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: f1.flatten(),
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: f2.flatten(),
                     extra,
                 })
             }
@@ -9644,24 +9939,40 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for MultiSelectEnumSchema {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE
-                    .decode_arm(0usize, value)
+                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledMultiSelectEnumSchema)
             }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledMultiSelectEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "MultiSelectEnumSchema"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10045,8 +10356,8 @@ impl ::std::str::FromStr for NumberSchemaType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub method: ::std::string::String,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -10071,8 +10382,8 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
                 let mut extra = <serde_json::Map<
@@ -10083,10 +10394,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "method" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
                         }
@@ -10099,8 +10410,8 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                     }
                 }
                 Ok(PaginatedRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     method: crate::rt::serde_helpers::take(f2, "method")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
@@ -10525,40 +10836,68 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::StringSchema),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::NumberSchema),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::BooleanSchema),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for PrimitiveSchemaDefinition {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <StringSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::StringSchema)
+            }
+            1usize => {
+                <NumberSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::NumberSchema)
+            }
+            2usize => {
+                <BooleanSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BooleanSchema)
+            }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledSingleSelectEnumSchema)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledSingleSelectEnumSchema)
             }
             5usize => {
-                Self::DECODE
-                    .decode_arm(5usize, value)
+                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledMultiSelectEnumSchema)
             }
             6usize => {
-                Self::DECODE
-                    .decode_arm(6usize, value)
+                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledMultiSelectEnumSchema)
             }
             7usize => {
-                Self::DECODE.decode_arm(7usize, value).map(Self::LegacyTitledEnumSchema)
+                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::LegacyTitledEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "PrimitiveSchemaDefinition"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10838,16 +11177,33 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ProgressToken {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -11234,6 +11590,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
+    pub r#type: consts::RefPrompt,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -11245,7 +11602,6 @@ pub struct PromptReference {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -11268,11 +11624,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::RefPrompt> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -11281,14 +11637,14 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -11296,9 +11652,9 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     }
                 }
                 Ok(PromptReference {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    title: f2.flatten(),
                     extra,
                 })
             }
@@ -11311,9 +11667,9 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesRead,
+    pub id: RequestId,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -11337,9 +11693,9 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<ReadResourceRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -11349,13 +11705,13 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -11365,9 +11721,9 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                     }
                 }
                 Ok(ReadResourceRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -11719,20 +12075,36 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ReadResourceResultContentsItem {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ReadResourceResultContentsItem"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -11753,8 +12125,8 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ReadResourceResultResponseResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -11778,8 +12150,8 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ReadResourceResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ReadResourceResultResponseResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -11789,10 +12161,10 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -11802,8 +12174,8 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
                     }
                 }
                 Ok(ReadResourceResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -11867,20 +12239,36 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ReadResourceResultResponseResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::InputRequiredResult)
+                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InputRequiredResult)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ReadResourceResult)
+                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceResult)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ReadResourceResultResponseResult"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -12021,16 +12409,33 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for RequestId {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "RequestId"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -12519,6 +12924,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
+    pub r#type: consts::ResourceLink,
     #[serde(
         rename = "_meta",
         default,
@@ -12573,7 +12979,6 @@ pub struct ResourceLink {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::ResourceLink,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -12598,23 +13003,23 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                    ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f5: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f7: ::std::option::Option<
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f8: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f8: ::std::option::Option<consts::ResourceLink> = None;
                 let mut f9: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -12624,44 +13029,44 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "mimeType",
                             )?
                         }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "name")?
                         }
                         "size" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "size")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
                         }
                         "uri" => {
                             crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
@@ -12672,15 +13077,15 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                     }
                 }
                 Ok(ResourceLink {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    size: f6.flatten(),
-                    title: f7.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f8, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    description: f3.flatten(),
+                    icons: f4.flatten(),
+                    mime_type: f5.flatten(),
+                    name: crate::rt::serde_helpers::take(f6, "name")?,
+                    size: f7.flatten(),
+                    title: f8.flatten(),
                     uri: crate::rt::serde_helpers::take(f9, "uri")?,
                     extra,
                 })
@@ -13727,20 +14132,54 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ToolUseContent),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ToolResultContent),
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::Array),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SamplingMessageContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolUseContent)
+            }
+            4usize => {
+                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolResultContent)
+            }
+            5usize => {
+                <::std::vec::Vec<
+                    SamplingMessageContentBlock,
+                > as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Array)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -13883,19 +14322,48 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ToolUseContent),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ToolResultContent),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SamplingMessageContentBlock {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolUseContent)
+            }
+            4usize => {
+                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolResultContent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContentBlock"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -14458,50 +14926,72 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceListChangedNotification)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <SubscriptionsAcknowledgedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::SubscriptionsAcknowledgedNotification)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceUpdatedNotification)
             }
             5usize => {
-                Self::DECODE
-                    .decode_arm(5usize, value)
+                <PromptListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::PromptListChangedNotification)
             }
             6usize => {
-                Self::DECODE
-                    .decode_arm(6usize, value)
+                <ToolListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ToolListChangedNotification)
             }
             7usize => {
-                Self::DECODE
-                    .decode_arm(7usize, value)
+                <LoggingMessageNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::LoggingMessageNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ServerNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -14808,40 +15298,78 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::InputRequiredResult)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::DiscoverResult),
+            1usize => {
+                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InputRequiredResult)
+            }
+            2usize => {
+                <DiscoverResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::DiscoverResult)
+            }
             3usize => {
-                Self::DECODE.decode_arm(3usize, value).map(Self::ListResourcesResult)
+                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesResult)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesResult)
             }
             5usize => {
-                Self::DECODE.decode_arm(5usize, value).map(Self::ReadResourceResult)
+                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceResult)
             }
             6usize => {
-                Self::DECODE
-                    .decode_arm(6usize, value)
+                <SubscriptionsListenResult as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::SubscriptionsListenResult)
             }
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ListPromptsResult),
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::GetPromptResult),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::ListToolsResult),
-            10usize => Self::DECODE.decode_arm(10usize, value).map(Self::CallToolResult),
-            11usize => Self::DECODE.decode_arm(11usize, value).map(Self::CompleteResult),
-            _ => unreachable!("select returns the index of an arm"),
+            7usize => {
+                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsResult)
+            }
+            8usize => {
+                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptResult)
+            }
+            9usize => {
+                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsResult)
+            }
+            10usize => {
+                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolResult)
+            }
+            11usize => {
+                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -14970,24 +15498,40 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SingleSelectEnumSchema {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE
-                    .decode_arm(0usize, value)
+                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledSingleSelectEnumSchema)
             }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledSingleSelectEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SingleSelectEnumSchema"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -15007,6 +15551,7 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
+    pub r#type: consts::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
@@ -15033,7 +15578,6 @@ pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -15056,21 +15600,21 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::option::Option<StringSchemaFormat>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f6: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<StringSchemaFormat>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -15079,38 +15623,38 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "format" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "format")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "format")?
                         }
                         "maxLength" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "maxLength",
                             )?
                         }
                         "minLength" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "minLength",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -15118,13 +15662,13 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                     }
                 }
                 Ok(StringSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    format: f2.flatten(),
-                    max_length: f3.flatten(),
-                    min_length: f4.flatten(),
-                    title: f5.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    format: f3.flatten(),
+                    max_length: f4.flatten(),
+                    min_length: f5.flatten(),
+                    title: f6.flatten(),
                     extra,
                 })
             }
@@ -15491,9 +16035,9 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParam
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::SubscriptionsListen,
+    pub id: RequestId,
     pub params: SubscriptionsListenRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -15517,9 +16061,9 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<SubscriptionsListenRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::SubscriptionsListen> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::SubscriptionsListen> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<SubscriptionsListenRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -15529,13 +16073,13 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -15545,9 +16089,9 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
                     }
                 }
                 Ok(SubscriptionsListenRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -15804,8 +16348,8 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: SubscriptionsListenResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -15829,8 +16373,8 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<SubscriptionsListenResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<SubscriptionsListenResult> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -15840,10 +16384,10 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -15853,8 +16397,8 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
                     }
                 }
                 Ok(SubscriptionsListenResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -15868,6 +16412,7 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
+    pub r#type: consts::Text,
     #[serde(
         rename = "_meta",
         default,
@@ -15881,7 +16426,6 @@ pub struct TextContent {
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
-    pub r#type: consts::Text,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -15904,10 +16448,10 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<consts::Text> = None;
+                let mut f0: ::std::option::Option<consts::Text> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -15916,21 +16460,21 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "text" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -15938,10 +16482,10 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     }
                 }
                 Ok(TextContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    text: crate::rt::serde_helpers::take(f2, "text")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    text: crate::rt::serde_helpers::take(f3, "text")?,
                     extra,
                 })
             }
@@ -16046,6 +16590,7 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
+    pub r#type: consts::Array,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
@@ -16079,7 +16624,6 @@ pub struct TitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -16102,19 +16646,19 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Array> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f3: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
                 let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f6: ::std::option::Option<consts::Array> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -16123,38 +16667,38 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "items" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
                         }
                         "maxItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "maxItems",
                             )?
                         }
                         "minItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "minItems",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -16162,13 +16706,13 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                     }
                 }
                 Ok(TitledMultiSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    items: crate::rt::serde_helpers::take(f2, "items")?,
-                    max_items: f3.flatten(),
-                    min_items: f4.flatten(),
-                    title: f5.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    items: crate::rt::serde_helpers::take(f3, "items")?,
+                    max_items: f4.flatten(),
+                    min_items: f5.flatten(),
+                    title: f6.flatten(),
                     extra,
                 })
             }
@@ -16306,6 +16850,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
+    pub r#type: consts::String,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
@@ -16321,7 +16866,6 @@ pub struct TitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -16344,19 +16888,19 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-                > = None;
-                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -16365,24 +16909,24 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "oneOf" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "oneOf")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -16390,11 +16934,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                     }
                 }
                 Ok(TitledSingleSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    one_of: crate::rt::serde_helpers::take(f2, "oneOf")?,
-                    title: f3.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    one_of: crate::rt::serde_helpers::take(f3, "oneOf")?,
+                    title: f4.flatten(),
                     extra,
                 })
             }
@@ -16941,6 +17485,7 @@ impl ::std::str::FromStr for ToolChoiceMode {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
+    pub r#type: consts::Object,
     #[serde(
         rename = "$schema",
         default,
@@ -16948,7 +17493,6 @@ pub struct ToolInputSchema {
     )]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -16971,10 +17515,10 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -16983,11 +17527,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
-                        }
                         "type" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "$schema" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -16995,8 +17539,8 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     }
                 }
                 Ok(ToolInputSchema {
-                    schema: f0.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    schema: f1.flatten(),
                     extra,
                 })
             }
@@ -17148,6 +17692,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
+    pub r#type: consts::ToolResult,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     #[serde(
@@ -17189,7 +17734,6 @@ pub struct ToolResultContent {
     /// This MUST match the ID from a previous [`ToolUseContent`].
     #[serde(rename = "toolUseId")]
     pub tool_use_id: ::std::string::String,
-    pub r#type: consts::ToolResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17212,14 +17756,14 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolResultContent, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::ToolResult> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f4: ::std::option::Option<
                     ::std::option::Option<serde_json::Value>,
                 > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<consts::ToolResult> = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17228,31 +17772,31 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
                         }
                         "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
                         }
                         "structuredContent" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "structuredContent",
                             )?
                         }
                         "toolUseId" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "toolUseId",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17260,12 +17804,12 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                     }
                 }
                 Ok(ToolResultContent {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    is_error: f2.flatten(),
-                    structured_content: f3.flatten(),
-                    tool_use_id: crate::rt::serde_helpers::take(f4, "toolUseId")?,
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    content: crate::rt::serde_helpers::take(f2, "content")?,
+                    is_error: f3.flatten(),
+                    structured_content: f4.flatten(),
+                    tool_use_id: crate::rt::serde_helpers::take(f5, "toolUseId")?,
                     extra,
                 })
             }
@@ -17278,6 +17822,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
+    pub r#type: consts::ToolUse,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     #[serde(
@@ -17295,7 +17840,6 @@ pub struct ToolUseContent {
     pub input: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The name of the tool to call.
     pub name: ::std::string::String,
-    pub r#type: consts::ToolUse,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17318,13 +17862,13 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolUseContent, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::ToolUse> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
                     serde_json::Map<::std::string::String, serde_json::Value>,
                 > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::ToolUse> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17333,18 +17877,18 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
                         }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "input" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "input")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "input")?
                         }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17352,11 +17896,11 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                     }
                 }
                 Ok(ToolUseContent {
-                    meta: f0.flatten(),
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    input: crate::rt::serde_helpers::take(f2, "input")?,
-                    name: crate::rt::serde_helpers::take(f3, "name")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
+                    input: crate::rt::serde_helpers::take(f3, "input")?,
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
                     extra,
                 })
             }
@@ -17372,11 +17916,11 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionError {
+    pub jsonrpc: consts::V2_0,
     pub error: UnsupportedProtocolVersionErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17399,11 +17943,11 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UnsupportedProtocolVersionError, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<
                     UnsupportedProtocolVersionErrorError,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17412,22 +17956,22 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(UnsupportedProtocolVersionError {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: f1.flatten(),
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: f2.flatten(),
                     extra,
                 })
             }
@@ -17589,6 +18133,7 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
+    pub r#type: consts::Array,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
@@ -17622,7 +18167,6 @@ pub struct UntitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17645,19 +18189,19 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Array> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f3: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
                 let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f6: ::std::option::Option<consts::Array> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17666,38 +18210,38 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "items" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
                         }
                         "maxItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "maxItems",
                             )?
                         }
                         "minItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "minItems",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17705,13 +18249,13 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                     }
                 }
                 Ok(UntitledMultiSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    items: crate::rt::serde_helpers::take(f2, "items")?,
-                    max_items: f3.flatten(),
-                    min_items: f4.flatten(),
-                    title: f5.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    items: crate::rt::serde_helpers::take(f3, "items")?,
+                    max_items: f4.flatten(),
+                    min_items: f5.flatten(),
+                    title: f6.flatten(),
                     extra,
                 })
             }
@@ -17726,9 +18270,9 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
+    pub r#type: consts::String,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17751,10 +18295,10 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::String> = None;
+                let mut f1: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<consts::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17763,11 +18307,11 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "enum")?
-                        }
                         "type" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17775,8 +18319,8 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                     }
                 }
                 Ok(UntitledMultiSelectEnumSchemaItems {
-                    r#enum: crate::rt::serde_helpers::take(f0, "enum")?,
-                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    r#enum: crate::rt::serde_helpers::take(f1, "enum")?,
                     extra,
                 })
             }
@@ -17789,6 +18333,7 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
+    pub r#type: consts::String,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
@@ -17803,7 +18348,6 @@ pub struct UntitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17826,19 +18370,19 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17847,24 +18391,24 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17872,11 +18416,11 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                     }
                 }
                 Ok(UntitledSingleSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
-                    title: f3.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
+                    title: f4.flatten(),
                     extra,
                 })
             }

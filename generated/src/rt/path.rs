@@ -6,7 +6,7 @@
 //! [`path`](DecodeError::path) names the offending field. The path is tracked by a thin
 //! wrapper around the deserializer that records the position of the innermost error.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -136,9 +136,49 @@ where
     T: Deserialize<'de>,
     D: Deserializer<'de, Error = serde_json::Error>,
 {
+    decode_seed(std::marker::PhantomData::<T>, de)
+}
+
+/// Decodes with `seed` from a `serde_json::Value`, reporting the path of any error.
+pub(crate) fn from_value_seed<S: DeserializeSeed<'static>>(
+    seed: S,
+    value: serde_json::Value,
+) -> Result<S::Value, DecodeError> {
+    decode_seed(seed, value)
+}
+
+thread_local! {
+    /// Whether this thread is decoding with the path tracked.
+    static TRACKING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the decoding under way on this thread tracks the path: a union that buffers its
+/// value then decodes the buffer tracked too, so that its error names the path inside it;
+/// otherwise (the first, untracked attempt) it decodes the buffer straight.
+pub(crate) fn tracking() -> bool {
+    TRACKING.with(Cell::get)
+}
+
+/// Restores the previous tracking state when dropped.
+struct TrackingGuard(bool);
+
+impl Drop for TrackingGuard {
+    fn drop(&mut self) {
+        TRACKING.with(|t| t.set(self.0));
+        INNER.take();
+    }
+}
+
+fn decode_seed<'de, S, D>(seed: S, de: D) -> Result<S::Value, DecodeError>
+where
+    S: DeserializeSeed<'de>,
+    D: Deserializer<'de, Error = serde_json::Error>,
+{
+    let _guard = TrackingGuard(TRACKING.with(|t| t.replace(true)));
+    INNER.take();
     let track = Track::default();
     let root = Segment::Root;
-    let result = T::deserialize(Tracked {
+    let result = seed.deserialize(Tracked {
         de,
         at: &root,
         track: &track,
@@ -159,10 +199,29 @@ impl Track {
     fn fail<E>(&self, at: &Segment<'_>, e: E) -> E {
         let mut path = self.path.borrow_mut();
         if path.is_none() {
-            *path = Some(at.render());
+            let mut here = at.render();
+            if let Some(inner) = INNER.take() {
+                if !here.is_empty() && !inner.is_empty() && !inner.starts_with('[') {
+                    here.push('.');
+                }
+                here.push_str(&inner);
+            }
+            *path = Some(here);
         }
         e
     }
+}
+
+thread_local! {
+    /// The path, inside a value read whole, of the error a union found decoding it: the
+    /// innermost tracked position (the union's own) prefixes it.
+    static INNER: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Reports that the error about to be returned happened at `path` inside the value being
+/// decoded (see `INNER`).
+pub(crate) fn set_inner_path(path: &str) {
+    INNER.with(|p| *p.borrow_mut() = Some(path.to_string()));
 }
 
 /// A position in the document, as a linked list from the innermost segment out.

@@ -17,11 +17,26 @@
 //!
 //! Arms marked `shadowed` are indistinguishable from another arm on the wire and are
 //! never chosen; the generator lists them in its override table.
+//!
+//! # Buffering
+//!
+//! [`deserialize`] applies these rules without holding the whole value where it can:
+//! a scalar is decoded straight into its arm, and an object whose first property is the
+//! union's tag, with a tag value that leaves one arm, is decoded into that arm in the same
+//! pass (generated structs write constant properties such as a tag first, so that
+//! messages this crate encodes take this path). Any other object, and any array, is first
+//! read into a [`serde_json::Value`], then the rules pick the arm. The chosen arm is the
+//! same either way.
 
 use std::fmt;
+use std::marker::PhantomData;
 
-use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+
+use super::serde_helpers::Key;
 
 /// The kind of a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,25 +231,242 @@ impl Union {
         })
     }
 
-    /// Decodes `value` as the payload of arm `index`, naming the arm in any error.
-    pub fn decode_arm<T: DeserializeOwned, E: serde::de::Error>(
-        &self,
-        index: usize,
-        value: Value,
-    ) -> Result<T, E> {
-        super::path::from_value(value).map_err(|e| {
-            E::custom(format_args!(
-                "{} (as {}): {e}",
-                self.name, self.arms[index].name
-            ))
-        })
+    /// Which arm an object whose tag has the value `tag_value` must be, if the tag alone
+    /// decides: `Ok(None)` when several arms remain and the other properties must decide.
+    /// Errors are those [`select`](Self::select) gives for the same object.
+    fn select_by_tag(&self, tag: &str, tag_value: &Value) -> Result<Option<usize>, SelectError> {
+        let fail = |reason| SelectError {
+            union: self.name,
+            reason,
+        };
+        let mut candidates = candidates(self.arms, Json::Object).map_err(fail)?;
+        narrow_by_tag(&mut candidates, tag, Some(tag_value)).map_err(fail)?;
+        Ok(single(&candidates))
     }
 }
 
-fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, String> {
-    let kind = kind_of(value);
-    // An arm that is itself a union takes part through each of its own arms.
-    let mut candidates: Vec<(usize, &Arm)> = arms
+/// A generated union: the facts that choose its arm, and a decoder for each arm.
+///
+/// Implemented by every generated union; [`deserialize`] is its `Deserialize`.
+#[doc(hidden)]
+pub trait Arms: Sized {
+    /// The facts decoding uses to choose an arm.
+    fn facts() -> &'static Union;
+
+    /// Decodes the payload of arm `index` from `deserializer`.
+    fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
+}
+
+/// Decodes a union, choosing its arm by the rules in the [module docs](self) and buffering
+/// the value only where the rules need all of it.
+pub fn deserialize<'de, U: Arms, D: Deserializer<'de>>(deserializer: D) -> Result<U, D::Error> {
+    deserializer.deserialize_any(UnionVisitor(PhantomData))
+}
+
+struct UnionVisitor<U>(PhantomData<U>);
+
+/// `message` without serde_json's trailing "at line L column C": the error is wrapped in
+/// another, which the deserializer gives its own position.
+fn without_position(message: String) -> String {
+    match message.rfind(" at line ") {
+        Some(i)
+            if message[i + 9..]
+                .split_once(" column ")
+                .is_some_and(|(l, c)| {
+                    !l.is_empty()
+                        && !c.is_empty()
+                        && l.bytes().all(|b| b.is_ascii_digit())
+                        && c.bytes().all(|b| b.is_ascii_digit())
+                }) =>
+        {
+            message[..i].to_string()
+        }
+        _ => message,
+    }
+}
+
+fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
+    let facts = U::facts();
+    E::custom(format_args!(
+        "{} (as {}): {}",
+        facts.name,
+        facts.arms[index].name,
+        without_position(e.to_string())
+    ))
+}
+
+/// Chooses and decodes the arm of a value read whole.
+fn buffered<U: Arms, E: de::Error>(value: Value) -> Result<U, E> {
+    let index = U::facts().select(&value).map_err(E::custom)?;
+    if super::path::tracking() && matches!(value, Value::Array(_) | Value::Object(_)) {
+        super::path::from_value_seed(ArmSeed::<U>(index, PhantomData), value).map_err(|e| {
+            // The path inside the value joins the union's own, where the tracker is.
+            super::path::set_inner_path(e.path());
+            arm_error::<U, E>(index, e.inner())
+        })
+    } else {
+        U::arm(index, value).map_err(|e| arm_error::<U, E>(index, e))
+    }
+}
+
+struct ArmSeed<U>(usize, PhantomData<U>);
+
+impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
+    type Value = U;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
+        U::arm(self.0, deserializer)
+    }
+}
+
+/// The rest of an object after its first property, read whole.
+fn buffer_rest<'de, U: Arms, A: MapAccess<'de>>(
+    mut map: A,
+    first: Option<(String, Value)>,
+) -> Result<U, A::Error> {
+    let mut object = serde_json::Map::new();
+    if let Some((key, value)) = first {
+        object.insert(key, value);
+    }
+    while let Some(key) = map.next_key::<String>()? {
+        let value: Value = map.next_value()?;
+        if object.contains_key(&key) {
+            // As the derived decoders say of a property given twice.
+            return Err(<A::Error as de::Error>::custom(format_args!(
+                "duplicate field `{key}`"
+            )));
+        }
+        object.insert(key, value);
+    }
+    buffered(Value::Object(object))
+}
+
+/// An object whose tag has been read: the tag first, then the rest of the object.
+struct TagFirst<A> {
+    tag: Option<&'static str>,
+    value: Option<Value>,
+    rest: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for TagFirst<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.tag.take() {
+            Some(tag) => seed
+                .deserialize(BorrowedStrDeserializer::<A::Error>::new(tag))
+                .map(Some),
+            None => self.rest.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.value.take() {
+            Some(value) => seed
+                .deserialize(value)
+                .map_err(<A::Error as de::Error>::custom),
+            None => self.rest.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.rest
+            .size_hint()
+            .map(|n| n + usize::from(self.tag.is_some()))
+    }
+}
+
+impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
+    type Value = U;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a value of the union {}", U::facts().name)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<U, E> {
+        buffered(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<U, E> {
+        buffered(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<U, E> {
+        buffered(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<U, E> {
+        match serde_json::Number::from_f64(v) {
+            Some(n) => buffered(Value::Number(n)),
+            None => Err(E::custom(format_args!(
+                "{}: {v} is not a JSON number",
+                U::facts().name
+            ))),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<U, E> {
+        buffered(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<U, E> {
+        buffered(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<U, E> {
+        buffered(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<U, E> {
+        buffered(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
+        deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
+        let value = Value::deserialize(SeqAccessDeserializer::new(seq))?;
+        buffered(value)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
+        let facts = U::facts();
+        let Some(tag) = facts.tag else {
+            return buffer_rest(map, None);
+        };
+        let Some(first) = map.next_key::<Key<'de>>()? else {
+            return buffered(Value::Object(serde_json::Map::new()));
+        };
+        let value: Value = map.next_value()?;
+        if first.as_str() != tag {
+            return buffer_rest(map, Some((first.into_string(), value)));
+        }
+        match facts
+            .select_by_tag(tag, &value)
+            .map_err(<A::Error as de::Error>::custom)?
+        {
+            Some(index) => U::arm(
+                index,
+                MapAccessDeserializer::new(TagFirst {
+                    tag: Some(tag),
+                    value: Some(value),
+                    rest: map,
+                }),
+            )
+            .map_err(|e| arm_error::<U, A::Error>(index, e)),
+            None => buffer_rest(map, Some((tag.to_string(), value))),
+        }
+    }
+}
+
+/// The arms (index, signature) whose JSON kind fits `kind`; an arm that is itself a union
+/// takes part through each of its own arms.
+fn candidates(arms: &[Arm], kind: Json) -> Result<Vec<(usize, &Arm)>, String> {
+    let candidates: Vec<(usize, &Arm)> = arms
         .iter()
         .enumerate()
         .filter(|(_, a)| !a.shadowed)
@@ -256,37 +488,58 @@ fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, Strin
             kind_word(kind)
         ));
     }
-    if let (Some(tag), Value::Object(map)) = (tag, value) {
-        match map.get(tag) {
-            Some(Value::String(t)) => {
-                let known: Vec<&str> = candidates
-                    .iter()
-                    .flat_map(|(_, a)| a.tags.iter().copied())
-                    .collect();
-                candidates.retain(|(_, a)| a.tags.contains(&t.as_str()));
-                if candidates.is_empty() {
-                    return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
-                }
+    Ok(candidates)
+}
+
+/// Keeps the candidates whose tag values admit `value` (the tag's value, `None` when the
+/// object has no tag).
+fn narrow_by_tag(
+    candidates: &mut Vec<(usize, &Arm)>,
+    tag: &str,
+    value: Option<&Value>,
+) -> Result<(), String> {
+    match value {
+        Some(Value::String(t)) => {
+            let known: Vec<&str> = candidates
+                .iter()
+                .flat_map(|(_, a)| a.tags.iter().copied())
+                .collect();
+            candidates.retain(|(_, a)| a.tags.contains(&t.as_str()));
+            if candidates.is_empty() {
+                return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
             }
-            Some(other) => {
-                return Err(format!(
-                    "`{tag}` must be a string, found {}",
-                    kind_word(kind_of(other))
-                ));
-            }
-            None => {
-                candidates.retain(|(_, a)| a.tag_optional);
-                if candidates.is_empty() {
-                    return Err(format!("missing `{tag}`"));
-                }
+        }
+        Some(other) => {
+            return Err(format!(
+                "`{tag}` must be a string, found {}",
+                kind_word(kind_of(other))
+            ));
+        }
+        None => {
+            candidates.retain(|(_, a)| a.tag_optional);
+            if candidates.is_empty() {
+                return Err(format!("missing `{tag}`"));
             }
         }
     }
-    if let Some((first, _)) = candidates.first() {
-        if candidates.iter().all(|(i, _)| i == first) {
-            // One arm is left: its own decoder reports anything else that is wrong.
-            return Ok(*first);
-        }
+    Ok(())
+}
+
+/// The arm, if every candidate left belongs to one.
+fn single(candidates: &[(usize, &Arm)]) -> Option<usize> {
+    let (first, _) = candidates.first()?;
+    candidates.iter().all(|(i, _)| i == first).then_some(*first)
+}
+
+fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, String> {
+    let kind = kind_of(value);
+    let mut candidates = candidates(arms, kind)?;
+    if let (Some(tag), Value::Object(map)) = (tag, value) {
+        narrow_by_tag(&mut candidates, tag, map.get(tag))?;
+    }
+    if let Some(one) = single(&candidates) {
+        // One arm is left: its own decoder reports anything else that is wrong.
+        return Ok(one);
     }
     match value {
         Value::Object(_) => most_specific(&candidates, value),

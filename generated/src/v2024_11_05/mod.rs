@@ -547,17 +547,40 @@ impl<'de> serde::Deserialize<'de> for CallToolResultContentItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::EmbeddedResource),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CallToolResultContentItem {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::EmbeddedResource)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CallToolResultContentItem"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -982,28 +1005,48 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::InitializedNotification)
+                <InitializedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
+                    .map(Self::InitializedNotification)
             }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <RootsListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::RootsListChangedNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ClientNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1249,39 +1292,80 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::InitializeRequest),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::PingRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <InitializeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InitializeRequest)
+            }
+            1usize => {
+                <PingRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PingRequest)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ListResourcesRequest)
+                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesRequest)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesRequest)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::ReadResourceRequest)
+                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceRequest)
             }
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::SubscribeRequest),
+            5usize => {
+                <SubscribeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::SubscribeRequest)
+            }
             6usize => {
-                Self::DECODE.decode_arm(6usize, value).map(Self::UnsubscribeRequest)
+                <UnsubscribeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::UnsubscribeRequest)
             }
             7usize => {
-                Self::DECODE.decode_arm(7usize, value).map(Self::ListPromptsRequest)
+                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsRequest)
             }
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::GetPromptRequest),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::ListToolsRequest),
-            10usize => Self::DECODE.decode_arm(10usize, value).map(Self::CallToolRequest),
-            11usize => Self::DECODE.decode_arm(11usize, value).map(Self::SetLevelRequest),
-            12usize => Self::DECODE.decode_arm(12usize, value).map(Self::CompleteRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            8usize => {
+                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptRequest)
+            }
+            9usize => {
+                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsRequest)
+            }
+            10usize => {
+                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolRequest)
+            }
+            11usize => {
+                <SetLevelRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::SetLevelRequest)
+            }
+            12usize => {
+                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1430,19 +1514,38 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::CreateMessageResult)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::ListRootsResult),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageResult)
+            }
+            2usize => {
+                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1708,16 +1811,36 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PromptReference),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ResourceReference),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CompleteRequestParamsRef {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PromptReference as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PromptReference)
+            }
+            1usize => {
+                <ResourceReference as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResourceReference)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CompleteRequestParamsRef"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2360,16 +2483,36 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CreateMessageResultContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CreateMessageResultContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2396,11 +2539,11 @@ pub type Cursor = ::std::string::String;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
+    pub r#type: consts::Resource,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "EmbeddedResourceAnnotations"))]
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
     pub resource: EmbeddedResourceResource,
-    pub r#type: consts::Resource,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2423,11 +2566,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Resource> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<EmbeddedResourceAnnotations>,
                 > = None;
-                let mut f1: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut f2: ::std::option::Option<consts::Resource> = None;
+                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -2436,22 +2579,22 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "resource" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "resource",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -2459,9 +2602,9 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     }
                 }
                 Ok(EmbeddedResource {
-                    annotations: f0.flatten(),
-                    resource: crate::rt::serde_helpers::take(f1, "resource")?,
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    annotations: f1.flatten(),
+                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
                     extra,
                 })
             }
@@ -2608,20 +2751,36 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for EmbeddedResourceResource {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "EmbeddedResourceResource"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2881,6 +3040,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
+    pub r#type: consts::Image,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "ImageContentAnnotations"))]
     pub annotations: ::std::option::Option<ImageContentAnnotations>,
@@ -2889,7 +3049,6 @@ pub struct ImageContent {
     /// The MIME type of the image. Different providers may support different image types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Image,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2912,12 +3071,12 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Image> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<ImageContentAnnotations>,
                 > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<consts::Image> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -2926,25 +3085,25 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -2952,10 +3111,10 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     }
                 }
                 Ok(ImageContent {
-                    annotations: f0.flatten(),
-                    data: crate::rt::serde_helpers::take(f1, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f2, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    annotations: f1.flatten(),
+                    data: crate::rt::serde_helpers::take(f2, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
                     extra,
                 })
             }
@@ -3514,9 +3673,9 @@ impl<'de> serde::Deserialize<'de> for InitializedNotificationParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
+    pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3539,9 +3698,9 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcError, A::Error> {
-                let mut f0: ::std::option::Option<JsonRpcErrorError> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<JsonRpcErrorError> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -3550,22 +3709,22 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(JsonRpcError {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     extra,
                 })
             }
@@ -3734,20 +3893,42 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::JsonRpcRequest),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::JsonRpcNotification)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for JsonRpcMessage {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcRequest)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::JsonRpcResponse),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::JsonRpcError),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcNotification)
+            }
+            2usize => {
+                <JsonRpcResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcResponse)
+            }
+            3usize => {
+                <JsonRpcError as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcError)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3922,8 +4103,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotificationParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
@@ -3950,8 +4131,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<JsonRpcRequestParams>,
@@ -3964,10 +4145,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "method" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
                         }
@@ -3980,8 +4161,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     }
                 }
                 Ok(JsonRpcRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     method: crate::rt::serde_helpers::take(f2, "method")?,
                     params: f3.flatten(),
                     extra,
@@ -4126,8 +4307,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4151,8 +4332,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ResultObject> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -4162,10 +4343,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -4175,8 +4356,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                     }
                 }
                 Ok(JsonRpcResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -6526,16 +6707,33 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ProgressToken {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -6990,17 +7188,40 @@ impl<'de> serde::Deserialize<'de> for PromptMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::EmbeddedResource),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for PromptMessageContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::EmbeddedResource)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "PromptMessageContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -7027,9 +7248,9 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
+    pub r#type: consts::RefPrompt,
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
-    pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7052,8 +7273,8 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<consts::RefPrompt> = None;
+                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -7062,11 +7283,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
                         "type" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "name" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -7074,8 +7295,8 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     }
                 }
                 Ok(PromptReference {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
                     extra,
                 })
             }
@@ -7335,20 +7556,36 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ReadResourceResultContentsItem {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ReadResourceResultContentsItem"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -7482,16 +7719,33 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for RequestId {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "RequestId"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -8878,16 +9132,36 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SamplingMessageContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -9383,45 +9657,66 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceListChangedNotification)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceUpdatedNotification)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <PromptListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::PromptListChangedNotification)
             }
             5usize => {
-                Self::DECODE
-                    .decode_arm(5usize, value)
+                <ToolListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ToolListChangedNotification)
             }
             6usize => {
-                Self::DECODE
-                    .decode_arm(6usize, value)
+                <LoggingMessageNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::LoggingMessageNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ServerNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -9539,19 +9834,38 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PingRequest),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::CreateMessageRequest)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PingRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PingRequest)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::ListRootsRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageRequest)
+            }
+            2usize => {
+                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -9750,32 +10064,68 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::InitializeResult),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
+            }
+            1usize => {
+                <InitializeResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InitializeResult)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ListResourcesResult)
+                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesResult)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesResult)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::ReadResourceResult)
+                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceResult)
             }
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::ListPromptsResult),
-            6usize => Self::DECODE.decode_arm(6usize, value).map(Self::GetPromptResult),
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ListToolsResult),
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::CallToolResult),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::CompleteResult),
-            _ => unreachable!("select returns the index of an arm"),
+            5usize => {
+                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsResult)
+            }
+            6usize => {
+                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptResult)
+            }
+            7usize => {
+                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsResult)
+            }
+            8usize => {
+                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolResult)
+            }
+            9usize => {
+                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10074,12 +10424,12 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
+    pub r#type: consts::Text,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "TextContentAnnotations"))]
     pub annotations: ::std::option::Option<TextContentAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
-    pub r#type: consts::Text,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -10102,11 +10452,11 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Text> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<TextContentAnnotations>,
                 > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<consts::Text> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -10115,18 +10465,18 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "text" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "text")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -10134,9 +10484,9 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     }
                 }
                 Ok(TextContent {
-                    annotations: f0.flatten(),
-                    text: crate::rt::serde_helpers::take(f1, "text")?,
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    annotations: f1.flatten(),
+                    text: crate::rt::serde_helpers::take(f2, "text")?,
                     extra,
                 })
             }
@@ -10397,6 +10747,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
+    pub r#type: consts::Object,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
@@ -10416,7 +10767,6 @@ pub struct ToolInputSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -10439,7 +10789,8 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         ::std::collections::BTreeMap<
                             ::std::string::String,
@@ -10447,10 +10798,9 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                         >,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -10459,22 +10809,22 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -10482,9 +10832,9 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     }
                 }
                 Ok(ToolInputSchema {
-                    properties: f0.flatten(),
-                    required: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    properties: f1.flatten(),
+                    required: f2.flatten(),
                     extra,
                 })
             }

@@ -128,6 +128,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
+    pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -150,7 +151,6 @@ pub struct AudioContent {
     /// The MIME type of the audio. Different providers may support different audio types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Audio,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -173,15 +173,15 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Audio> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::Audio> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -190,28 +190,28 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -219,11 +219,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                     }
                 }
                 Ok(AudioContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    data: crate::rt::serde_helpers::take(f2, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    data: crate::rt::serde_helpers::take(f3, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
                     extra,
                 })
             }
@@ -408,6 +408,7 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
+    pub r#type: consts::Boolean,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub default: ::std::option::Option<bool>,
@@ -417,7 +418,6 @@ pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Boolean,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -440,14 +440,14 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::Boolean> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
                 let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Boolean> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -456,21 +456,21 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -478,10 +478,10 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                     }
                 }
                 Ok(BooleanSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    title: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    title: f3.flatten(),
                     extra,
                 })
             }
@@ -1176,28 +1176,48 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::InitializedNotification)
+                <InitializedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
+                    .map(Self::InitializedNotification)
             }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <RootsListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::RootsListChangedNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ClientNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1443,39 +1463,80 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::InitializeRequest),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::PingRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <InitializeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InitializeRequest)
+            }
+            1usize => {
+                <PingRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PingRequest)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ListResourcesRequest)
+                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesRequest)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesRequest)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::ReadResourceRequest)
+                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceRequest)
             }
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::SubscribeRequest),
+            5usize => {
+                <SubscribeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::SubscribeRequest)
+            }
             6usize => {
-                Self::DECODE.decode_arm(6usize, value).map(Self::UnsubscribeRequest)
+                <UnsubscribeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::UnsubscribeRequest)
             }
             7usize => {
-                Self::DECODE.decode_arm(7usize, value).map(Self::ListPromptsRequest)
+                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsRequest)
             }
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::GetPromptRequest),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::ListToolsRequest),
-            10usize => Self::DECODE.decode_arm(10usize, value).map(Self::CallToolRequest),
-            11usize => Self::DECODE.decode_arm(11usize, value).map(Self::SetLevelRequest),
-            12usize => Self::DECODE.decode_arm(12usize, value).map(Self::CompleteRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            8usize => {
+                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptRequest)
+            }
+            9usize => {
+                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsRequest)
+            }
+            10usize => {
+                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolRequest)
+            }
+            11usize => {
+                <SetLevelRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::SetLevelRequest)
+            }
+            12usize => {
+                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -1638,20 +1699,42 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::CreateMessageResult)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::ListRootsResult),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ElicitResult),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageResult)
+            }
+            2usize => {
+                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsResult)
+            }
+            3usize => {
+                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2011,20 +2094,38 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PromptReference),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CompleteRequestParamsRef {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PromptReference as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PromptReference)
+            }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <ResourceTemplateReference as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceTemplateReference)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CompleteRequestParamsRef"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2304,19 +2405,46 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ResourceLink),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::EmbeddedResource),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ContentBlock {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ResourceLink as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResourceLink)
+            }
+            4usize => {
+                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::EmbeddedResource)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2834,17 +2962,40 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CreateMessageResultContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CreateMessageResultContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3008,6 +3159,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParamsRequestedSchema {
+    pub r#type: consts::Object,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
@@ -3018,7 +3170,6 @@ pub struct ElicitRequestParamsRequestedSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3041,16 +3192,16 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ElicitRequestParamsRequestedSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::collections::BTreeMap<
                         ::std::string::String,
                         PrimitiveSchemaDefinition,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -3059,22 +3210,22 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -3082,9 +3233,9 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                     }
                 }
                 Ok(ElicitRequestParamsRequestedSchema {
-                    properties: crate::rt::serde_helpers::take(f0, "properties")?,
-                    required: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    properties: crate::rt::serde_helpers::take(f1, "properties")?,
+                    required: f2.flatten(),
                     extra,
                 })
             }
@@ -3326,17 +3477,39 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::Boolean),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ElicitResultContentValue {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            2usize => {
+                <bool as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Boolean)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ElicitResultContentValue"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3366,6 +3539,7 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
+    pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -3384,7 +3558,6 @@ pub struct EmbeddedResource {
     #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
-    pub r#type: consts::Resource,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3407,14 +3580,14 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Resource> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut f3: ::std::option::Option<consts::Resource> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f3: ::std::option::Option<EmbeddedResourceResource> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -3423,25 +3596,25 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "resource" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "resource",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -3449,10 +3622,10 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     }
                 }
                 Ok(EmbeddedResource {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    resource: crate::rt::serde_helpers::take(f3, "resource")?,
                     extra,
                 })
             }
@@ -3515,20 +3688,36 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for EmbeddedResourceResource {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "EmbeddedResourceResource"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3550,6 +3739,7 @@ pub type EmptyResult = ResultObject;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EnumSchema {
+    pub r#type: consts::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
@@ -3567,7 +3757,6 @@ pub struct EnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3590,19 +3779,19 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<EnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
+                    ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                    ::std::vec::Vec<::std::string::String>,
                 > = None;
                 let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f4: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f4: ::std::option::Option<consts::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -3611,28 +3800,28 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
                         }
                         "enumNames" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "enumNames",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -3640,11 +3829,11 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
                     }
                 }
                 Ok(EnumSchema {
-                    description: f0.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f1, "enum")?,
-                    enum_names: f2.flatten(),
-                    title: f3.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    description: f1.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
+                    enum_names: f3.flatten(),
+                    title: f4.flatten(),
                     extra,
                 })
             }
@@ -3894,6 +4083,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
+    pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -3916,7 +4106,6 @@ pub struct ImageContent {
     /// The MIME type of the image. Different providers may support different image types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Image,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3939,15 +4128,15 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Image> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::Image> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -3956,28 +4145,28 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -3985,11 +4174,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     }
                 }
                 Ok(ImageContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    data: crate::rt::serde_helpers::take(f2, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    data: crate::rt::serde_helpers::take(f3, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
                     extra,
                 })
             }
@@ -4409,9 +4598,9 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
+    pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -4434,9 +4623,9 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcError, A::Error> {
-                let mut f0: ::std::option::Option<JsonRpcErrorError> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<JsonRpcErrorError> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -4445,22 +4634,22 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(JsonRpcError {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     extra,
                 })
             }
@@ -4631,20 +4820,42 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::JsonRpcRequest),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::JsonRpcNotification)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for JsonRpcMessage {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcRequest)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::JsonRpcResponse),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::JsonRpcError),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcNotification)
+            }
+            2usize => {
+                <JsonRpcResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcResponse)
+            }
+            3usize => {
+                <JsonRpcError as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcError)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4747,8 +4958,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
@@ -4775,8 +4986,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<JsonRpcRequestParams>,
@@ -4789,10 +5000,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "method" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
                         }
@@ -4805,8 +5016,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     }
                 }
                 Ok(JsonRpcRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     method: crate::rt::serde_helpers::take(f2, "method")?,
                     params: f3.flatten(),
                     extra,
@@ -4954,8 +5165,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4979,8 +5190,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ResultObject> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -4990,10 +5201,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -5003,8 +5214,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                     }
                 }
                 Ok(JsonRpcResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -7330,18 +7541,44 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::StringSchema),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::NumberSchema),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::BooleanSchema),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::EnumSchema),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for PrimitiveSchemaDefinition {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <StringSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::StringSchema)
+            }
+            1usize => {
+                <NumberSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::NumberSchema)
+            }
+            2usize => {
+                <BooleanSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BooleanSchema)
+            }
+            3usize => {
+                <EnumSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::EnumSchema)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "PrimitiveSchemaDefinition"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -7577,16 +7814,33 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ProgressToken {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -7956,6 +8210,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
+    pub r#type: consts::RefPrompt,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -7967,7 +8222,6 @@ pub struct PromptReference {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7990,11 +8244,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::RefPrompt> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -8003,14 +8257,14 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -8018,9 +8272,9 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     }
                 }
                 Ok(PromptReference {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    title: f2.flatten(),
                     extra,
                 })
             }
@@ -8280,20 +8534,36 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ReadResourceResultContentsItem {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ReadResourceResultContentsItem"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -8427,16 +8697,33 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for RequestId {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "RequestId"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -8847,6 +9134,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
+    pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -8895,7 +9183,6 @@ pub struct ResourceLink {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::ResourceLink,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -8920,24 +9207,24 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
+                let mut f4: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f7: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
+                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f7: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut f8: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -8947,41 +9234,41 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
                         }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
                         }
                         "size" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "size")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
                         }
                         "uri" => {
                             crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
@@ -8992,14 +9279,14 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                     }
                 }
                 Ok(ResourceLink {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    mime_type: f3.flatten(),
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    size: f5.flatten(),
-                    title: f6.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f7, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    description: f3.flatten(),
+                    mime_type: f4.flatten(),
+                    name: crate::rt::serde_helpers::take(f5, "name")?,
+                    size: f6.flatten(),
+                    title: f7.flatten(),
                     uri: crate::rt::serde_helpers::take(f8, "uri")?,
                     extra,
                 })
@@ -9804,17 +10091,40 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SamplingMessageContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10338,45 +10648,66 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceListChangedNotification)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceUpdatedNotification)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <PromptListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::PromptListChangedNotification)
             }
             5usize => {
-                Self::DECODE
-                    .decode_arm(5usize, value)
+                <ToolListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ToolListChangedNotification)
             }
             6usize => {
-                Self::DECODE
-                    .decode_arm(6usize, value)
+                <LoggingMessageNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::LoggingMessageNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ServerNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10513,20 +10844,42 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PingRequest),
-            1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::CreateMessageRequest)
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PingRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PingRequest)
             }
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::ListRootsRequest),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ElicitRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageRequest)
+            }
+            2usize => {
+                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsRequest)
+            }
+            3usize => {
+                <ElicitRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10731,32 +11084,68 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::InitializeResult),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
+            }
+            1usize => {
+                <InitializeResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InitializeResult)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ListResourcesResult)
+                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesResult)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesResult)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::ReadResourceResult)
+                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceResult)
             }
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::ListPromptsResult),
-            6usize => Self::DECODE.decode_arm(6usize, value).map(Self::GetPromptResult),
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ListToolsResult),
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::CallToolResult),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::CompleteResult),
-            _ => unreachable!("select returns the index of an arm"),
+            5usize => {
+                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsResult)
+            }
+            6usize => {
+                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptResult)
+            }
+            7usize => {
+                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsResult)
+            }
+            8usize => {
+                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolResult)
+            }
+            9usize => {
+                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10939,6 +11328,7 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
+    pub r#type: consts::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
@@ -10962,7 +11352,6 @@ pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -10985,18 +11374,18 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::String> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<StringSchemaFormat>,
                 > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<i64>> = None;
                 let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f5: ::std::option::Option<consts::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -11005,35 +11394,35 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "format" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "format")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "format")?
                         }
                         "maxLength" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "maxLength",
                             )?
                         }
                         "minLength" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "minLength",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -11041,12 +11430,12 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                     }
                 }
                 Ok(StringSchema {
-                    description: f0.flatten(),
-                    format: f1.flatten(),
-                    max_length: f2.flatten(),
-                    min_length: f3.flatten(),
-                    title: f4.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    description: f1.flatten(),
+                    format: f2.flatten(),
+                    max_length: f3.flatten(),
+                    min_length: f4.flatten(),
+                    title: f5.flatten(),
                     extra,
                 })
             }
@@ -11240,6 +11629,7 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
+    pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -11259,7 +11649,6 @@ pub struct TextContent {
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
-    pub r#type: consts::Text,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -11282,14 +11671,14 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Text> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<consts::Text> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -11298,21 +11687,21 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "text" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -11320,10 +11709,10 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     }
                 }
                 Ok(TextContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    text: crate::rt::serde_helpers::take(f2, "text")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    text: crate::rt::serde_helpers::take(f3, "text")?,
                     extra,
                 })
             }
@@ -11750,6 +12139,7 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
+    pub r#type: consts::Object,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
@@ -11769,7 +12159,6 @@ pub struct ToolInputSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -11792,7 +12181,8 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         ::std::collections::BTreeMap<
                             ::std::string::String,
@@ -11800,10 +12190,9 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                         >,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -11812,22 +12201,22 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -11835,9 +12224,9 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     }
                 }
                 Ok(ToolInputSchema {
-                    properties: f0.flatten(),
-                    required: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    properties: f1.flatten(),
+                    required: f2.flatten(),
                     extra,
                 })
             }
@@ -11917,6 +12306,7 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
+    pub r#type: consts::Object,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
@@ -11936,7 +12326,6 @@ pub struct ToolOutputSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -11959,7 +12348,8 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         ::std::collections::BTreeMap<
                             ::std::string::String,
@@ -11967,10 +12357,9 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                         >,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -11979,22 +12368,22 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f0,
+                                &mut f1,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -12002,9 +12391,9 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                     }
                 }
                 Ok(ToolOutputSchema {
-                    properties: f0.flatten(),
-                    required: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    properties: f1.flatten(),
+                    required: f2.flatten(),
                     extra,
                 })
             }

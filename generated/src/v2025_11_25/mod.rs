@@ -128,6 +128,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
+    pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -150,7 +151,6 @@ pub struct AudioContent {
     /// The MIME type of the audio. Different providers may support different audio types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Audio,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -173,15 +173,15 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Audio> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::Audio> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -190,28 +190,28 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -219,11 +219,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                     }
                 }
                 Ok(AudioContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    data: crate::rt::serde_helpers::take(f2, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    data: crate::rt::serde_helpers::take(f3, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
                     extra,
                 })
             }
@@ -408,6 +408,7 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
+    pub r#type: consts::Boolean,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub default: ::std::option::Option<bool>,
@@ -417,7 +418,6 @@ pub struct BooleanSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Boolean,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -440,14 +440,14 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::Boolean> = None;
+                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
                 let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Boolean> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -456,21 +456,21 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -478,10 +478,10 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                     }
                 }
                 Ok(BooleanSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    title: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    title: f3.flatten(),
                     extra,
                 })
             }
@@ -494,9 +494,9 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsCall,
+    pub id: RequestId,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -520,9 +520,9 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ToolsCall> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<CallToolRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -532,13 +532,13 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -548,9 +548,9 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                     }
                 }
                 Ok(CallToolRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -924,16 +924,36 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::CallToolResult),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CreateTaskResult),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CallToolResultResponseResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolResult)
+            }
+            1usize => {
+                <CreateTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateTaskResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CallToolResultResponseResult"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -954,9 +974,9 @@ impl ::std::convert::From<CreateTaskResult> for CallToolResultResponseResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksCancel,
+    pub id: RequestId,
     pub params: CancelTaskRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -980,9 +1000,9 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CancelTaskRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::TasksCancel> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::TasksCancel> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<CancelTaskRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -992,13 +1012,13 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -1008,9 +1028,9 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
                     }
                 }
                 Ok(CancelTaskRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -2232,31 +2252,52 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::InitializedNotification)
+                <InitializedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
+                    .map(Self::InitializedNotification)
             }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             3usize => {
-                Self::DECODE.decode_arm(3usize, value).map(Self::TaskStatusNotification)
+                <TaskStatusNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TaskStatusNotification)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <RootsListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::RootsListChangedNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ClientNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2622,49 +2663,96 @@ impl<'de> serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::InitializeRequest),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::PingRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <InitializeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InitializeRequest)
+            }
+            1usize => {
+                <PingRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PingRequest)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ListResourcesRequest)
+                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesRequest)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesRequest)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::ReadResourceRequest)
+                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceRequest)
             }
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::SubscribeRequest),
+            5usize => {
+                <SubscribeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::SubscribeRequest)
+            }
             6usize => {
-                Self::DECODE.decode_arm(6usize, value).map(Self::UnsubscribeRequest)
+                <UnsubscribeRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::UnsubscribeRequest)
             }
             7usize => {
-                Self::DECODE.decode_arm(7usize, value).map(Self::ListPromptsRequest)
+                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsRequest)
             }
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::GetPromptRequest),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::ListToolsRequest),
-            10usize => Self::DECODE.decode_arm(10usize, value).map(Self::CallToolRequest),
-            11usize => Self::DECODE.decode_arm(11usize, value).map(Self::GetTaskRequest),
+            8usize => {
+                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptRequest)
+            }
+            9usize => {
+                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsRequest)
+            }
+            10usize => {
+                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolRequest)
+            }
+            11usize => {
+                <GetTaskRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskRequest)
+            }
             12usize => {
-                Self::DECODE.decode_arm(12usize, value).map(Self::GetTaskPayloadRequest)
+                <GetTaskPayloadRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskPayloadRequest)
             }
             13usize => {
-                Self::DECODE.decode_arm(13usize, value).map(Self::CancelTaskRequest)
+                <CancelTaskRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelTaskRequest)
             }
             14usize => {
-                Self::DECODE.decode_arm(14usize, value).map(Self::ListTasksRequest)
+                <ListTasksRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListTasksRequest)
             }
-            15usize => Self::DECODE.decode_arm(15usize, value).map(Self::SetLevelRequest),
-            16usize => Self::DECODE.decode_arm(16usize, value).map(Self::CompleteRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            15usize => {
+                <SetLevelRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::SetLevelRequest)
+            }
+            16usize => {
+                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -2937,26 +3025,58 @@ impl<'de> serde::Deserialize<'de> for ClientResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::GetTaskResult),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ClientResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
+            }
+            1usize => {
+                <GetTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskResult)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::GetTaskPayloadResult)
+                <GetTaskPayloadResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskPayloadResult)
             }
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::CancelTaskResult),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ListTasksResult),
+            3usize => {
+                <CancelTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelTaskResult)
+            }
+            4usize => {
+                <ListTasksResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListTasksResult)
+            }
             5usize => {
-                Self::DECODE.decode_arm(5usize, value).map(Self::CreateMessageResult)
+                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageResult)
             }
-            6usize => Self::DECODE.decode_arm(6usize, value).map(Self::ListRootsResult),
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ElicitResult),
-            _ => unreachable!("select returns the index of an arm"),
+            6usize => {
+                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsResult)
+            }
+            7usize => {
+                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ClientResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3013,9 +3133,9 @@ impl ::std::convert::From<ElicitResult> for ClientResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::CompletionComplete,
+    pub id: RequestId,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3039,9 +3159,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::CompletionComplete> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<CompleteRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -3051,13 +3171,13 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -3067,9 +3187,9 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                     }
                 }
                 Ok(CompleteRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -3434,20 +3554,38 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PromptReference),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CompleteRequestParamsRef {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PromptReference as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PromptReference)
+            }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <ResourceTemplateReference as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceTemplateReference)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CompleteRequestParamsRef"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3728,19 +3866,46 @@ impl<'de> serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ResourceLink),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::EmbeddedResource),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ContentBlock {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ResourceLink as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResourceLink)
+            }
+            4usize => {
+                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::EmbeddedResource)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -3779,9 +3944,9 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::SamplingCreateMessage,
+    pub id: RequestId,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -3805,9 +3970,9 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::SamplingCreateMessage> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::SamplingCreateMessage> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<CreateMessageRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -3817,13 +3982,13 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -3833,9 +3998,9 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                     }
                 }
                 Ok(CreateMessageRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -4527,20 +4692,54 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ToolUseContent),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ToolResultContent),
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::Array),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CreateMessageResultContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolUseContent)
+            }
+            4usize => {
+                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolResultContent)
+            }
+            5usize => {
+                <::std::vec::Vec<
+                    SamplingMessageContentBlock,
+                > as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Array)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CreateMessageResultContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4644,18 +4843,36 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for CreateMessageResultResponseResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CreateMessageResult)
+                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageResult)
             }
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CreateTaskResult),
-            _ => unreachable!("select returns the index of an arm"),
+            1usize => {
+                <CreateTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateTaskResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CreateMessageResultResponseResult"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -4755,9 +4972,9 @@ pub type Cursor = ::std::string::String;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ElicitationCreate,
+    pub id: RequestId,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -4781,9 +4998,9 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ElicitRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ElicitationCreate> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ElicitationCreate> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<ElicitRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -4793,13 +5010,13 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -4809,9 +5026,9 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
                     }
                 }
                 Ok(ElicitRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -4825,6 +5042,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
+    /// The elicitation mode.
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
+    pub mode: ::std::option::Option<consts::Form>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -4835,10 +5056,6 @@ pub struct ElicitRequestFormParams {
     pub meta: ::std::option::Option<ElicitRequestFormParamsMeta>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
-    /// The elicitation mode.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
-    pub mode: ::std::option::Option<consts::Form>,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
     #[serde(rename = "requestedSchema")]
@@ -4874,11 +5091,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<::std::option::Option<consts::Form>> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<ElicitRequestFormParamsMeta>,
                 > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<consts::Form>> = None;
+                let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<
                     ElicitRequestFormParamsRequestedSchema,
                 > = None;
@@ -4891,14 +5108,14 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "message" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
-                        }
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "mode")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         "requestedSchema" => {
                             crate::rt::serde_helpers::fill(
@@ -4916,9 +5133,9 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                     }
                 }
                 Ok(ElicitRequestFormParams {
-                    meta: f0.flatten(),
-                    message: crate::rt::serde_helpers::take(f1, "message")?,
-                    mode: f2.flatten(),
+                    mode: f0.flatten(),
+                    meta: f1.flatten(),
+                    message: crate::rt::serde_helpers::take(f2, "message")?,
                     requested_schema: crate::rt::serde_helpers::take(
                         f3,
                         "requestedSchema",
@@ -5008,6 +5225,7 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
+    pub r#type: consts::Object,
     #[serde(
         rename = "$schema",
         default,
@@ -5025,7 +5243,6 @@ pub struct ElicitRequestFormParamsRequestedSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5051,19 +5268,19 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                 ElicitRequestFormParamsRequestedSchema,
                 A::Error,
             > {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::collections::BTreeMap<
                         ::std::string::String,
                         PrimitiveSchemaDefinition,
                     >,
                 > = None;
-                let mut f2: ::std::option::Option<
+                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -5072,25 +5289,25 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
                         }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5098,10 +5315,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                     }
                 }
                 Ok(ElicitRequestFormParamsRequestedSchema {
-                    schema: f0.flatten(),
-                    properties: crate::rt::serde_helpers::take(f1, "properties")?,
-                    required: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    schema: f1.flatten(),
+                    properties: crate::rt::serde_helpers::take(f2, "properties")?,
+                    required: f3.flatten(),
                     extra,
                 })
             }
@@ -5169,20 +5386,38 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ElicitRequestParams {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::ElicitRequestUrlParams)
+                <ElicitRequestUrlParams as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitRequestUrlParams)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ElicitRequestFormParams)
+                <ElicitRequestFormParams as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
+                    .map(Self::ElicitRequestFormParams)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ElicitRequestParams"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -5204,6 +5439,8 @@ impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
+    /// The elicitation mode.
+    pub mode: consts::Url,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -5218,8 +5455,6 @@ pub struct ElicitRequestUrlParams {
     pub elicitation_id: ::std::string::String,
     /// The message to present to the user explaining why the interaction is needed.
     pub message: ::std::string::String,
-    /// The elicitation mode.
-    pub mode: consts::Url,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
     /// retrieved later via tasks/result.
@@ -5253,12 +5488,12 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ElicitRequestUrlParams, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Url> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<ElicitRequestUrlParamsMeta>,
                 > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<consts::Url> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
                 let mut f4: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
                 let mut f5: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
@@ -5269,21 +5504,21 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "mode" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "elicitationId" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "elicitationId",
                             )?
                         }
                         "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "mode")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "message")?
                         }
                         "task" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "task")?
@@ -5297,10 +5532,10 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                     }
                 }
                 Ok(ElicitRequestUrlParams {
-                    meta: f0.flatten(),
-                    elicitation_id: crate::rt::serde_helpers::take(f1, "elicitationId")?,
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    mode: crate::rt::serde_helpers::take(f3, "mode")?,
+                    mode: crate::rt::serde_helpers::take(f0, "mode")?,
+                    meta: f1.flatten(),
+                    elicitation_id: crate::rt::serde_helpers::take(f2, "elicitationId")?,
+                    message: crate::rt::serde_helpers::take(f3, "message")?,
                     task: f4.flatten(),
                     url: crate::rt::serde_helpers::take(f5, "url")?,
                     extra,
@@ -5640,18 +5875,45 @@ impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::Array),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::String),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::Integer),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::Boolean),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ElicitResultContentValue {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::vec::Vec<
+                    ::std::string::String,
+                > as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Array)
+            }
+            1usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            2usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            3usize => {
+                <bool as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Boolean)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ElicitResultContentValue"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -5743,16 +6005,36 @@ impl<'de> serde::Deserialize<'de> for ElicitResultResponseResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ElicitResult),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::CreateTaskResult),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ElicitResultResponseResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitResult)
+            }
+            1usize => {
+                <CreateTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateTaskResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ElicitResultResponseResult"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -5906,6 +6188,7 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
+    pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -5924,7 +6207,6 @@ pub struct EmbeddedResource {
     #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
-    pub r#type: consts::Resource,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5947,14 +6229,14 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Resource> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut f3: ::std::option::Option<consts::Resource> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f3: ::std::option::Option<EmbeddedResourceResource> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -5963,25 +6245,25 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "resource" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "resource",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5989,10 +6271,10 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                     }
                 }
                 Ok(EmbeddedResource {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    resource: crate::rt::serde_helpers::take(f2, "resource")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    resource: crate::rt::serde_helpers::take(f3, "resource")?,
                     extra,
                 })
             }
@@ -6055,20 +6337,36 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for EmbeddedResourceResource {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "EmbeddedResourceResource"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -6202,37 +6500,54 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for EnumSchema {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE
-                    .decode_arm(0usize, value)
+                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledSingleSelectEnumSchema)
             }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledSingleSelectEnumSchema)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledMultiSelectEnumSchema)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledMultiSelectEnumSchema)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::LegacyTitledEnumSchema)
+                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::LegacyTitledEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "EnumSchema"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -6344,9 +6659,9 @@ impl<'de> serde::Deserialize<'de> for ErrorObject {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsGet,
+    pub id: RequestId,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6370,9 +6685,9 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::PromptsGet> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<GetPromptRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -6382,13 +6697,13 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -6398,9 +6713,9 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                     }
                 }
                 Ok(GetPromptRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -6675,9 +6990,9 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksResult,
+    pub id: RequestId,
     pub params: GetTaskPayloadRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6701,9 +7016,9 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<GetTaskPayloadRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::TasksResult> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::TasksResult> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<GetTaskPayloadRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -6713,13 +7028,13 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -6729,9 +7044,9 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
                     }
                 }
                 Ok(GetTaskPayloadRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -6873,9 +7188,9 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksGet,
+    pub id: RequestId,
     pub params: GetTaskRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -6899,9 +7214,9 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<GetTaskRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::TasksGet> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::TasksGet> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<GetTaskRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -6911,13 +7226,13 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -6927,9 +7242,9 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                     }
                 }
                 Ok(GetTaskRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -7393,6 +7708,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
+    pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -7415,7 +7731,6 @@ pub struct ImageContent {
     /// The MIME type of the image. Different providers may support different image types.
     #[serde(rename = "mimeType")]
     pub mime_type: ::std::string::String,
-    pub r#type: consts::Image,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7438,15 +7753,15 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Image> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::Image> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -7455,28 +7770,28 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "data" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "data")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "mimeType",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -7484,11 +7799,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                     }
                 }
                 Ok(ImageContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    data: crate::rt::serde_helpers::take(f2, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f3, "mimeType")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    data: crate::rt::serde_helpers::take(f3, "data")?,
+                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
                     extra,
                 })
             }
@@ -7635,9 +7950,9 @@ impl<'de> serde::Deserialize<'de> for Implementation {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::Initialize,
+    pub id: RequestId,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -7661,9 +7976,9 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<InitializeRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::Initialize> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::Initialize> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<InitializeRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -7673,13 +7988,13 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -7689,9 +8004,9 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                     }
                 }
                 Ok(InitializeRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -8067,11 +8382,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
+    pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -8094,9 +8409,9 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcErrorResponse, A::Error> {
-                let mut f0: ::std::option::Option<ErrorObject> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<ErrorObject> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -8105,22 +8420,22 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(JsonRpcErrorResponse {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: f1.flatten(),
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: f2.flatten(),
                     extra,
                 })
             }
@@ -8217,24 +8532,42 @@ impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::JsonRpcRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for JsonRpcMessage {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcRequest)
+            }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::JsonRpcNotification)
+                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcNotification)
             }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::JsonRpcResultResponse)
+                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcResultResponse)
             }
             3usize => {
-                Self::DECODE.decode_arm(3usize, value).map(Self::JsonRpcErrorResponse)
+                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcErrorResponse)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -8346,8 +8679,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
@@ -8379,8 +8712,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<
@@ -8395,10 +8728,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "method" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
                         }
@@ -8411,8 +8744,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                     }
                 }
                 Ok(JsonRpcRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     method: crate::rt::serde_helpers::take(f2, "method")?,
                     params: f3.flatten(),
                     extra,
@@ -8483,20 +8816,34 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for JsonRpcResponse {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::JsonRpcResultResponse)
+                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcResultResponse)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::JsonRpcErrorResponse)
+                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::JsonRpcErrorResponse)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "JsonRpcResponse"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -8518,8 +8865,8 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -8543,8 +8890,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<JsonRpcResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<ResultObject> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -8554,10 +8901,10 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "result" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
@@ -8567,8 +8914,8 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                     }
                 }
                 Ok(JsonRpcResultResponse {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     result: crate::rt::serde_helpers::take(f2, "result")?,
                     extra,
                 })
@@ -8583,6 +8930,7 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
+    pub r#type: consts::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
@@ -8605,7 +8953,6 @@ pub struct LegacyTitledEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -8628,22 +8975,22 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f4: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f5: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                > = None;
+                let mut f5: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -8652,31 +8999,31 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
                         }
                         "enumNames" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "enumNames",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -8684,12 +9031,12 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                     }
                 }
                 Ok(LegacyTitledEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
-                    enum_names: f3.flatten(),
-                    title: f4.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
+                    enum_names: f4.flatten(),
+                    title: f5.flatten(),
                     extra,
                 })
             }
@@ -8702,9 +9049,9 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -8730,9 +9077,9 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::PromptsList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::PromptsList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<PaginatedRequestParams>,
                 > = None;
@@ -8744,13 +9091,13 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -8760,9 +9107,9 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                     }
                 }
                 Ok(ListPromptsRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -8872,9 +9219,9 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -8900,9 +9247,9 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesTemplatesList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<PaginatedRequestParams>,
                 > = None;
@@ -8914,13 +9261,13 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -8930,9 +9277,9 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                     }
                 }
                 Ok(ListResourceTemplatesRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -9050,9 +9397,9 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -9078,9 +9425,9 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<PaginatedRequestParams>,
                 > = None;
@@ -9092,13 +9439,13 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -9108,9 +9455,9 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                     }
                 }
                 Ok(ListResourcesRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -9230,9 +9577,9 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::RootsList,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
@@ -9258,9 +9605,9 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListRootsRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::RootsList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::RootsList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<RequestParams>,
                 > = None;
@@ -9272,13 +9619,13 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -9288,9 +9635,9 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                     }
                 }
                 Ok(ListRootsRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -9382,9 +9729,9 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksList,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -9410,9 +9757,9 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListTasksRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::TasksList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::TasksList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<PaginatedRequestParams>,
                 > = None;
@@ -9424,13 +9771,13 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -9440,9 +9787,9 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                     }
                 }
                 Ok(ListTasksRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -9552,9 +9899,9 @@ impl<'de> serde::Deserialize<'de> for ListTasksResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
@@ -9580,9 +9927,9 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ToolsList> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ToolsList> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<PaginatedRequestParams>,
                 > = None;
@@ -9594,13 +9941,13 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -9610,9 +9957,9 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                     }
                 }
                 Ok(ListToolsRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -10253,24 +10600,40 @@ impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for MultiSelectEnumSchema {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE
-                    .decode_arm(0usize, value)
+                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledMultiSelectEnumSchema)
             }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledMultiSelectEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "MultiSelectEnumSchema"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -10587,8 +10950,8 @@ impl ::std::str::FromStr for NumberSchemaType {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
+    pub id: RequestId,
     pub method: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
@@ -10615,8 +10978,8 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<RequestId> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<PaginatedRequestParams>,
@@ -10629,10 +10992,10 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "method" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
                         }
@@ -10645,8 +11008,8 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                     }
                 }
                 Ok(PaginatedRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    id: crate::rt::serde_helpers::take(f1, "id")?,
                     method: crate::rt::serde_helpers::take(f2, "method")?,
                     params: f3.flatten(),
                     extra,
@@ -10894,9 +11257,9 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::Ping,
+    pub id: RequestId,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
@@ -10922,9 +11285,9 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PingRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::Ping> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::Ping> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<RequestParams>,
                 > = None;
@@ -10936,13 +11299,13 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -10952,9 +11315,9 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                     }
                 }
                 Ok(PingRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: f3.flatten(),
                     extra,
                 })
@@ -11139,40 +11502,68 @@ impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::StringSchema),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::NumberSchema),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::BooleanSchema),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for PrimitiveSchemaDefinition {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <StringSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::StringSchema)
+            }
+            1usize => {
+                <NumberSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::NumberSchema)
+            }
+            2usize => {
+                <BooleanSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BooleanSchema)
+            }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledSingleSelectEnumSchema)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledSingleSelectEnumSchema)
             }
             5usize => {
-                Self::DECODE
-                    .decode_arm(5usize, value)
+                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledMultiSelectEnumSchema)
             }
             6usize => {
-                Self::DECODE
-                    .decode_arm(6usize, value)
+                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledMultiSelectEnumSchema)
             }
             7usize => {
-                Self::DECODE.decode_arm(7usize, value).map(Self::LegacyTitledEnumSchema)
+                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::LegacyTitledEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "PrimitiveSchemaDefinition"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -11460,16 +11851,33 @@ impl<'de> serde::Deserialize<'de> for ProgressToken {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ProgressToken {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -11866,6 +12274,7 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
+    pub r#type: consts::RefPrompt,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -11877,7 +12286,6 @@ pub struct PromptReference {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::RefPrompt,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -11900,11 +12308,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
+                let mut f1: ::std::option::Option<::std::string::String> = None;
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<consts::RefPrompt> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -11913,14 +12321,14 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -11928,9 +12336,9 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                     }
                 }
                 Ok(PromptReference {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f2, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    name: crate::rt::serde_helpers::take(f1, "name")?,
+                    title: f2.flatten(),
                     extra,
                 })
             }
@@ -11943,9 +12351,9 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesRead,
+    pub id: RequestId,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -11969,9 +12377,9 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesRead> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<ReadResourceRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -11981,13 +12389,13 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -11997,9 +12405,9 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                     }
                 }
                 Ok(ReadResourceRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -12284,20 +12692,36 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ReadResourceResultContentsItem {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::TextResourceContents)
+                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextResourceContents)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::BlobResourceContents)
+                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::BlobResourceContents)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ReadResourceResultContentsItem"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -12495,16 +12919,33 @@ impl<'de> serde::Deserialize<'de> for RequestId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::String),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::Integer),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for RequestId {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::String)
+            }
+            1usize => {
+                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "RequestId"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -12934,6 +13375,7 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
+    pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -12994,7 +13436,6 @@ pub struct ResourceLink {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::ResourceLink,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -13019,27 +13460,27 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::ResourceLink> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
                 let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                    ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::vec::Vec<Icon>>,
+                > = None;
+                let mut f5: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f7: ::std::option::Option<
+                let mut f6: ::std::option::Option<::std::string::String> = None;
+                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f8: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f8: ::std::option::Option<consts::ResourceLink> = None;
                 let mut f9: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -13049,44 +13490,44 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "mimeType",
                             )?
                         }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "name")?
                         }
                         "size" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
+                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "size")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
                         }
                         "uri" => {
                             crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
@@ -13097,15 +13538,15 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                     }
                 }
                 Ok(ResourceLink {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    size: f6.flatten(),
-                    title: f7.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f8, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    description: f3.flatten(),
+                    icons: f4.flatten(),
+                    mime_type: f5.flatten(),
+                    name: crate::rt::serde_helpers::take(f6, "name")?,
+                    size: f7.flatten(),
+                    title: f8.flatten(),
                     uri: crate::rt::serde_helpers::take(f9, "uri")?,
                     extra,
                 })
@@ -14246,20 +14687,54 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ToolUseContent),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ToolResultContent),
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::Array),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SamplingMessageContent {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolUseContent)
+            }
+            4usize => {
+                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolResultContent)
+            }
+            5usize => {
+                <::std::vec::Vec<
+                    SamplingMessageContentBlock,
+                > as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::Array)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContent"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -14402,19 +14877,48 @@ impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::TextContent),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::ImageContent),
-            2usize => Self::DECODE.decode_arm(2usize, value).map(Self::AudioContent),
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::ToolUseContent),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ToolResultContent),
-            _ => unreachable!("select returns the index of an arm"),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SamplingMessageContentBlock {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <TextContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TextContent)
+            }
+            1usize => {
+                <ImageContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ImageContent)
+            }
+            2usize => {
+                <AudioContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::AudioContent)
+            }
+            3usize => {
+                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolUseContent)
+            }
+            4usize => {
+                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ToolResultContent)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContentBlock"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -15238,53 +15742,76 @@ impl<'de> serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerNotification {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE.decode_arm(0usize, value).map(Self::CancelledNotification)
+                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelledNotification)
             }
             1usize => {
-                Self::DECODE.decode_arm(1usize, value).map(Self::ProgressNotification)
+                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ProgressNotification)
             }
             2usize => {
-                Self::DECODE
-                    .decode_arm(2usize, value)
+                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceListChangedNotification)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ResourceUpdatedNotification)
             }
             4usize => {
-                Self::DECODE
-                    .decode_arm(4usize, value)
+                <PromptListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::PromptListChangedNotification)
             }
             5usize => {
-                Self::DECODE
-                    .decode_arm(5usize, value)
+                <ToolListChangedNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ToolListChangedNotification)
             }
             6usize => {
-                Self::DECODE.decode_arm(6usize, value).map(Self::TaskStatusNotification)
+                <TaskStatusNotification as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::TaskStatusNotification)
             }
             7usize => {
-                Self::DECODE
-                    .decode_arm(7usize, value)
+                <LoggingMessageNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::LoggingMessageNotification)
             }
             8usize => {
-                Self::DECODE
-                    .decode_arm(8usize, value)
+                <ElicitationCompleteNotification as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ElicitationCompleteNotification)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "ServerNotification"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -15504,26 +16031,58 @@ impl<'de> serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::PingRequest),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::GetTaskRequest),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerRequest {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <PingRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::PingRequest)
+            }
+            1usize => {
+                <GetTaskRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskRequest)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::GetTaskPayloadRequest)
+                <GetTaskPayloadRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskPayloadRequest)
             }
-            3usize => Self::DECODE.decode_arm(3usize, value).map(Self::CancelTaskRequest),
-            4usize => Self::DECODE.decode_arm(4usize, value).map(Self::ListTasksRequest),
+            3usize => {
+                <CancelTaskRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelTaskRequest)
+            }
+            4usize => {
+                <ListTasksRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListTasksRequest)
+            }
             5usize => {
-                Self::DECODE.decode_arm(5usize, value).map(Self::CreateMessageRequest)
+                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CreateMessageRequest)
             }
-            6usize => Self::DECODE.decode_arm(6usize, value).map(Self::ListRootsRequest),
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ElicitRequest),
-            _ => unreachable!("select returns the index of an arm"),
+            6usize => {
+                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListRootsRequest)
+            }
+            7usize => {
+                <ElicitRequest as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ElicitRequest)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerRequest"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -15838,40 +16397,84 @@ impl<'de> serde::Deserialize<'de> for ServerResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
-            0usize => Self::DECODE.decode_arm(0usize, value).map(Self::ResultObject),
-            1usize => Self::DECODE.decode_arm(1usize, value).map(Self::InitializeResult),
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for ServerResult {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
+            0usize => {
+                <ResultObject as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ResultObject)
+            }
+            1usize => {
+                <InitializeResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::InitializeResult)
+            }
             2usize => {
-                Self::DECODE.decode_arm(2usize, value).map(Self::ListResourcesResult)
+                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListResourcesResult)
             }
             3usize => {
-                Self::DECODE
-                    .decode_arm(3usize, value)
+                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::ListResourceTemplatesResult)
             }
             4usize => {
-                Self::DECODE.decode_arm(4usize, value).map(Self::ReadResourceResult)
+                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ReadResourceResult)
             }
-            5usize => Self::DECODE.decode_arm(5usize, value).map(Self::ListPromptsResult),
-            6usize => Self::DECODE.decode_arm(6usize, value).map(Self::GetPromptResult),
-            7usize => Self::DECODE.decode_arm(7usize, value).map(Self::ListToolsResult),
-            8usize => Self::DECODE.decode_arm(8usize, value).map(Self::CallToolResult),
-            9usize => Self::DECODE.decode_arm(9usize, value).map(Self::GetTaskResult),
+            5usize => {
+                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListPromptsResult)
+            }
+            6usize => {
+                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetPromptResult)
+            }
+            7usize => {
+                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListToolsResult)
+            }
+            8usize => {
+                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CallToolResult)
+            }
+            9usize => {
+                <GetTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskResult)
+            }
             10usize => {
-                Self::DECODE.decode_arm(10usize, value).map(Self::GetTaskPayloadResult)
+                <GetTaskPayloadResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::GetTaskPayloadResult)
             }
             11usize => {
-                Self::DECODE.decode_arm(11usize, value).map(Self::CancelTaskResult)
+                <CancelTaskResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CancelTaskResult)
             }
-            12usize => Self::DECODE.decode_arm(12usize, value).map(Self::ListTasksResult),
-            13usize => Self::DECODE.decode_arm(13usize, value).map(Self::CompleteResult),
-            _ => unreachable!("select returns the index of an arm"),
+            12usize => {
+                <ListTasksResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::ListTasksResult)
+            }
+            13usize => {
+                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
+                    .map(Self::CompleteResult)
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
+                    ),
+                )
+            }
         }
     }
 }
@@ -15964,9 +16567,9 @@ impl ::std::convert::From<CompleteResult> for ServerResult {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::LoggingSetLevel,
+    pub id: RequestId,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -15990,9 +16593,9 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<SetLevelRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::LoggingSetLevel> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::LoggingSetLevel> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<SetLevelRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -16002,13 +16605,13 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -16018,9 +16621,9 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                     }
                 }
                 Ok(SetLevelRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -16221,24 +16824,40 @@ impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        match Self::DECODE
-            .select(&value)
-            .map_err(<D::Error as serde::de::Error>::custom)?
-        {
+        crate::rt::union::deserialize(deserializer)
+    }
+}
+
+impl crate::rt::union::Arms for SingleSelectEnumSchema {
+    fn facts() -> &'static crate::rt::union::Union {
+        &Self::DECODE
+    }
+    fn arm<'de, D: serde::Deserializer<'de>>(
+        index: usize,
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        match index {
             0usize => {
-                Self::DECODE
-                    .decode_arm(0usize, value)
+                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::UntitledSingleSelectEnumSchema)
             }
             1usize => {
-                Self::DECODE
-                    .decode_arm(1usize, value)
+                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
+                        deserializer,
+                    )
                     .map(Self::TitledSingleSelectEnumSchema)
             }
-            _ => unreachable!("select returns the index of an arm"),
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SingleSelectEnumSchema"
+                        ),
+                    ),
+                )
+            }
         }
     }
 }
@@ -16258,6 +16877,7 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
+    pub r#type: consts::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
@@ -16284,7 +16904,6 @@ pub struct StringSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -16307,21 +16926,21 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::option::Option<StringSchemaFormat>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f6: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::option::Option<StringSchemaFormat>,
+                > = None;
+                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -16330,38 +16949,38 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "format" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "format")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "format")?
                         }
                         "maxLength" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "maxLength",
                             )?
                         }
                         "minLength" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "minLength",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -16369,13 +16988,13 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                     }
                 }
                 Ok(StringSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    format: f2.flatten(),
-                    max_length: f3.flatten(),
-                    min_length: f4.flatten(),
-                    title: f5.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    format: f3.flatten(),
+                    max_length: f4.flatten(),
+                    min_length: f5.flatten(),
+                    title: f6.flatten(),
                     extra,
                 })
             }
@@ -16454,9 +17073,9 @@ impl ::std::str::FromStr for StringSchemaFormat {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesSubscribe,
+    pub id: RequestId,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -16480,9 +17099,9 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<SubscribeRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesSubscribe> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesSubscribe> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<SubscribeRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -16492,13 +17111,13 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -16508,9 +17127,9 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                     }
                 }
                 Ok(SubscribeRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -17315,6 +17934,7 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
+    pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     #[serde(
         rename = "_meta",
@@ -17334,7 +17954,6 @@ pub struct TextContent {
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
-    pub r#type: consts::Text,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17357,14 +17976,14 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Text> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<consts::Text> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
+                let mut f3: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17373,21 +17992,21 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "annotations" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "annotations",
                             )?
                         }
                         "text" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17395,10 +18014,10 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                     }
                 }
                 Ok(TextContent {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    text: crate::rt::serde_helpers::take(f2, "text")?,
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    annotations: f2.flatten(),
+                    text: crate::rt::serde_helpers::take(f3, "text")?,
                     extra,
                 })
             }
@@ -17513,6 +18132,7 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
+    pub r#type: consts::Array,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
@@ -17546,7 +18166,6 @@ pub struct TitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17569,19 +18188,19 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Array> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f3: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
                 let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f6: ::std::option::Option<consts::Array> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17590,38 +18209,38 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "items" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
                         }
                         "maxItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "maxItems",
                             )?
                         }
                         "minItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "minItems",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17629,13 +18248,13 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                     }
                 }
                 Ok(TitledMultiSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    items: crate::rt::serde_helpers::take(f2, "items")?,
-                    max_items: f3.flatten(),
-                    min_items: f4.flatten(),
-                    title: f5.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    items: crate::rt::serde_helpers::take(f3, "items")?,
+                    max_items: f4.flatten(),
+                    min_items: f5.flatten(),
+                    title: f6.flatten(),
                     extra,
                 })
             }
@@ -17773,6 +18392,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
+    pub r#type: consts::String,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
@@ -17788,7 +18408,6 @@ pub struct TitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -17811,19 +18430,19 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-                > = None;
-                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -17832,24 +18451,24 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "oneOf" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "oneOf")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -17857,11 +18476,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                     }
                 }
                 Ok(TitledSingleSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    one_of: crate::rt::serde_helpers::take(f2, "oneOf")?,
-                    title: f3.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    one_of: crate::rt::serde_helpers::take(f3, "oneOf")?,
+                    title: f4.flatten(),
                     extra,
                 })
             }
@@ -18549,6 +19168,7 @@ impl ::std::str::FromStr for ToolExecutionTaskSupport {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
+    pub r#type: consts::Object,
     #[serde(
         rename = "$schema",
         default,
@@ -18575,7 +19195,6 @@ pub struct ToolInputSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -18598,10 +19217,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<
                         ::std::collections::BTreeMap<
                             ::std::string::String,
@@ -18609,10 +19229,9 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                         >,
                     >,
                 > = None;
-                let mut f2: ::std::option::Option<
+                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -18621,25 +19240,25 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
                         }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -18647,10 +19266,10 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                     }
                 }
                 Ok(ToolInputSchema {
-                    schema: f0.flatten(),
-                    properties: f1.flatten(),
-                    required: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    schema: f1.flatten(),
+                    properties: f2.flatten(),
+                    required: f3.flatten(),
                     extra,
                 })
             }
@@ -18741,6 +19360,7 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
+    pub r#type: consts::Object,
     #[serde(
         rename = "$schema",
         default,
@@ -18767,7 +19387,6 @@ pub struct ToolOutputSchema {
         schemars(with = "::std::vec::Vec<::std::string::String>")
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub r#type: consts::Object,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -18790,10 +19409,11 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Object> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<
                         ::std::collections::BTreeMap<
                             ::std::string::String,
@@ -18801,10 +19421,9 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                         >,
                     >,
                 > = None;
-                let mut f2: ::std::option::Option<
+                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f3: ::std::option::Option<consts::Object> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -18813,25 +19432,25 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
                         }
                         "properties" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "properties",
                             )?
                         }
                         "required" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f2,
+                                &mut f3,
                                 &mut map,
                                 "required",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -18839,10 +19458,10 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                     }
                 }
                 Ok(ToolOutputSchema {
-                    schema: f0.flatten(),
-                    properties: f1.flatten(),
-                    required: f2.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f3, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    schema: f1.flatten(),
+                    properties: f2.flatten(),
+                    required: f3.flatten(),
                     extra,
                 })
             }
@@ -18855,6 +19474,7 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
+    pub r#type: consts::ToolResult,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
@@ -18907,7 +19527,6 @@ pub struct ToolResultContent {
     /// This MUST match the ID from a previous ToolUseContent.
     #[serde(rename = "toolUseId")]
     pub tool_use_id: ::std::string::String,
-    pub r#type: consts::ToolResult,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -18930,20 +19549,20 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolResultContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::ToolResult> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
+                let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
+                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
+                let mut f4: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<consts::ToolResult> = None;
+                let mut f5: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -18952,31 +19571,31 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
                         }
                         "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
                         }
                         "structuredContent" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "structuredContent",
                             )?
                         }
                         "toolUseId" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "toolUseId",
                             )?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -18984,12 +19603,12 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                     }
                 }
                 Ok(ToolResultContent {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    is_error: f2.flatten(),
-                    structured_content: f3.flatten(),
-                    tool_use_id: crate::rt::serde_helpers::take(f4, "toolUseId")?,
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    content: crate::rt::serde_helpers::take(f2, "content")?,
+                    is_error: f3.flatten(),
+                    structured_content: f4.flatten(),
+                    tool_use_id: crate::rt::serde_helpers::take(f5, "toolUseId")?,
                     extra,
                 })
             }
@@ -19002,6 +19621,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
+    pub r#type: consts::ToolUse,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
@@ -19026,7 +19646,6 @@ pub struct ToolUseContent {
     pub input: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The name of the tool to call.
     pub name: ::std::string::String,
-    pub r#type: consts::ToolUse,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -19049,17 +19668,17 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<ToolUseContent, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::ToolUse> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
+                let mut f2: ::std::option::Option<::std::string::String> = None;
+                let mut f3: ::std::option::Option<
                     serde_json::Map<::std::string::String, serde_json::Value>,
                 > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<consts::ToolUse> = None;
+                let mut f4: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -19068,18 +19687,18 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
                         }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
+                        "_meta" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "input" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "input")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "input")?
                         }
                         "name" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -19087,11 +19706,11 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                     }
                 }
                 Ok(ToolUseContent {
-                    meta: f0.flatten(),
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    input: crate::rt::serde_helpers::take(f2, "input")?,
-                    name: crate::rt::serde_helpers::take(f3, "name")?,
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    meta: f1.flatten(),
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
+                    input: crate::rt::serde_helpers::take(f3, "input")?,
+                    name: crate::rt::serde_helpers::take(f4, "name")?,
                     extra,
                 })
             }
@@ -19104,9 +19723,9 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
-    pub id: RequestId,
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesUnsubscribe,
+    pub id: RequestId,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
@@ -19130,9 +19749,9 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
-                let mut f0: ::std::option::Option<RequestId> = None;
-                let mut f1: ::std::option::Option<consts::V2_0> = None;
-                let mut f2: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
+                let mut f2: ::std::option::Option<RequestId> = None;
                 let mut f3: ::std::option::Option<UnsubscribeRequestParams> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
@@ -19142,13 +19761,13 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "id" => crate::rt::serde_helpers::fill(&mut f0, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
                         "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
                         }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         "params" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
@@ -19158,9 +19777,9 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                     }
                 }
                 Ok(UnsubscribeRequest {
-                    id: crate::rt::serde_helpers::take(f0, "id")?,
-                    jsonrpc: crate::rt::serde_helpers::take(f1, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    method: crate::rt::serde_helpers::take(f1, "method")?,
+                    id: crate::rt::serde_helpers::take(f2, "id")?,
                     params: crate::rt::serde_helpers::take(f3, "params")?,
                     extra,
                 })
@@ -19313,6 +19932,7 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
+    pub r#type: consts::Array,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
@@ -19346,7 +19966,6 @@ pub struct UntitledMultiSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::Array,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -19369,19 +19988,19 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::Array> = None;
+                let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::vec::Vec<::std::string::String>>,
                 > = None;
-                let mut f1: ::std::option::Option<
+                let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f2: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f3: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
                 let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
+                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
+                let mut f6: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f6: ::std::option::Option<consts::Array> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -19390,38 +20009,38 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "items" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "items")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
                         }
                         "maxItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f3,
+                                &mut f4,
                                 &mut map,
                                 "maxItems",
                             )?
                         }
                         "minItems" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f4,
+                                &mut f5,
                                 &mut map,
                                 "minItems",
                             )?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -19429,13 +20048,13 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                     }
                 }
                 Ok(UntitledMultiSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    items: crate::rt::serde_helpers::take(f2, "items")?,
-                    max_items: f3.flatten(),
-                    min_items: f4.flatten(),
-                    title: f5.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f6, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    items: crate::rt::serde_helpers::take(f3, "items")?,
+                    max_items: f4.flatten(),
+                    min_items: f5.flatten(),
+                    title: f6.flatten(),
                     extra,
                 })
             }
@@ -19450,9 +20069,9 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
+    pub r#type: consts::String,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -19475,10 +20094,10 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<
+                let mut f0: ::std::option::Option<consts::String> = None;
+                let mut f1: ::std::option::Option<
                     ::std::vec::Vec<::std::string::String>,
                 > = None;
-                let mut f1: ::std::option::Option<consts::String> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -19487,11 +20106,11 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "enum")?
-                        }
                         "type" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
+                        "enum" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -19499,8 +20118,8 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                     }
                 }
                 Ok(UntitledMultiSelectEnumSchemaItems {
-                    r#enum: crate::rt::serde_helpers::take(f0, "enum")?,
-                    r#type: crate::rt::serde_helpers::take(f1, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    r#enum: crate::rt::serde_helpers::take(f1, "enum")?,
                     extra,
                 })
             }
@@ -19513,6 +20132,7 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
+    pub r#type: consts::String,
     /// Optional default value.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
@@ -19527,7 +20147,6 @@ pub struct UntitledSingleSelectEnumSchema {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
-    pub r#type: consts::String,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -19550,19 +20169,19 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
+                let mut f0: ::std::option::Option<consts::String> = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
                 let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
-                let mut f4: ::std::option::Option<consts::String> = None;
+                let mut f3: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = None;
+                let mut f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -19571,24 +20190,24 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
+                        "type" => {
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
+                        }
                         "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
                         }
                         "description" => {
                             crate::rt::serde_helpers::fill(
-                                &mut f1,
+                                &mut f2,
                                 &mut map,
                                 "description",
                             )?
                         }
                         "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
                         }
                         "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -19596,11 +20215,11 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                     }
                 }
                 Ok(UntitledSingleSelectEnumSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
-                    title: f3.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
+                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
+                    default: f1.flatten(),
+                    description: f2.flatten(),
+                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
+                    title: f4.flatten(),
                     extra,
                 })
             }
@@ -19614,11 +20233,11 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredError {
+    pub jsonrpc: consts::V2_0,
     pub error: UrlElicitationRequiredErrorError,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
-    pub jsonrpc: consts::V2_0,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -19641,9 +20260,9 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredError {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<UrlElicitationRequiredError, A::Error> {
-                let mut f0: ::std::option::Option<UrlElicitationRequiredErrorError> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut f2: ::std::option::Option<consts::V2_0> = None;
+                let mut f0: ::std::option::Option<consts::V2_0> = None;
+                let mut f1: ::std::option::Option<UrlElicitationRequiredErrorError> = None;
+                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -19652,22 +20271,22 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredError {
                     .next_key::<crate::rt::serde_helpers::Key<'de>>()?
                 {
                     match key.as_str() {
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
                         "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "jsonrpc")?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
                         }
+                        "error" => {
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
+                        }
+                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
                         }
                     }
                 }
                 Ok(UrlElicitationRequiredError {
-                    error: crate::rt::serde_helpers::take(f0, "error")?,
-                    id: f1.flatten(),
-                    jsonrpc: crate::rt::serde_helpers::take(f2, "jsonrpc")?,
+                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
+                    error: crate::rt::serde_helpers::take(f1, "error")?,
+                    id: f2.flatten(),
                     extra,
                 })
             }

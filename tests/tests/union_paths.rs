@@ -1,0 +1,169 @@
+//! A union decodes the same way whichever path its decoder takes: straight into the arm
+//! (a scalar; an object whose first property is the tag) or through a buffered value
+//! (any other object). Same value, same error, same error path, whether decoded from text
+//! (untracked, then tracked) or from a `serde_json::Value`.
+
+use mcp_spec_types::rt::path;
+use mcp_spec_types::v2025_11_25 as v;
+use serde_json::{Value, json};
+
+/// `{"content":[block]}` as text with the block's properties in the given order.
+fn call_result(block: &[(&str, Value)]) -> String {
+    let props: Vec<String> = block
+        .iter()
+        .map(|(k, val)| format!("{}:{}", json!(k), val))
+        .collect();
+    format!("{{\"content\":[{{{}}}]}}", props.join(","))
+}
+
+/// The text with the tag first and with the tag last.
+fn both_orders(block: &[(&str, Value)]) -> [String; 2] {
+    let mut last: Vec<(&str, Value)> = block
+        .iter()
+        .filter(|(k, _)| *k != "type")
+        .cloned()
+        .collect();
+    last.extend(block.iter().filter(|(k, _)| *k == "type").cloned());
+    let mut first: Vec<(&str, Value)> = block
+        .iter()
+        .filter(|(k, _)| *k == "type")
+        .cloned()
+        .collect();
+    first.extend(block.iter().filter(|(k, _)| *k != "type").cloned());
+    [call_result(&first), call_result(&last)]
+}
+
+#[test]
+fn tag_first_and_tag_last_decode_alike() {
+    let blocks: Vec<Vec<(&str, Value)>> = vec![
+        vec![("type", json!("text")), ("text", json!("hi"))],
+        vec![
+            ("type", json!("image")),
+            ("data", json!("aGk=")),
+            ("mimeType", json!("image/png")),
+            (
+                "annotations",
+                json!({"priority": 0.5, "audience": ["user"]}),
+            ),
+        ],
+        vec![
+            ("type", json!("resource_link")),
+            ("uri", json!("file:///a")),
+            ("name", json!("a")),
+            ("extra", json!({"kept": true})),
+        ],
+        vec![
+            ("type", json!("resource")),
+            ("resource", json!({"uri": "file:///b", "text": "body"})),
+            ("_meta", json!({"k": 1})),
+        ],
+    ];
+    for block in &blocks {
+        let [first, last] = both_orders(block);
+        let a: v::CallToolResult =
+            path::from_str(&first).unwrap_or_else(|e| panic!("{first}: {e}"));
+        let b: v::CallToolResult = path::from_str(&last).unwrap_or_else(|e| panic!("{last}: {e}"));
+        let c: v::CallToolResult = path::from_value(serde_json::from_str(&last).unwrap())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a, b, "{first} vs {last}");
+        assert_eq!(a, c, "{first} vs its Value");
+        // What we write puts the tag first, and reads back the same.
+        let written = serde_json::to_string(&a).unwrap();
+        assert!(written.starts_with("{\"content\":[{\"type\":"), "{written}");
+        let again: v::CallToolResult = path::from_str(&written).unwrap();
+        assert_eq!(again, a);
+    }
+}
+
+/// A content block as (property, value) pairs.
+type Block = Vec<(&'static str, Value)>;
+
+/// (block, the path of the error, words the message must contain)
+fn bad_blocks() -> Vec<(Block, &'static str, &'static str)> {
+    vec![
+        (
+            vec![("type", json!("text")), ("text", json!(5))],
+            "content[0].text",
+            "ContentBlock (as TextContent): invalid type: integer `5`, expected a string",
+        ),
+        (
+            vec![("type", json!("text"))],
+            "content[0]",
+            "ContentBlock (as TextContent): missing field `text`",
+        ),
+        (
+            vec![
+                ("type", json!("image")),
+                ("data", json!("aGk=")),
+                ("mimeType", json!("image/png")),
+                ("annotations", json!({"priority": "high"})),
+            ],
+            "content[0].annotations.priority",
+            "ContentBlock (as ImageContent): invalid type: string \"high\", expected a JSON number",
+        ),
+        (
+            vec![("type", json!("video")), ("uri", json!("x"))],
+            "content[0]",
+            "ContentBlock: unknown `type` \"video\"",
+        ),
+        (
+            vec![("type", json!(3)), ("text", json!("x"))],
+            "content[0]",
+            "ContentBlock: `type` must be a string, found an integer",
+        ),
+    ]
+}
+
+#[test]
+fn errors_name_the_same_path_in_either_order() {
+    for (block, want_path, want) in bad_blocks() {
+        let texts = both_orders(&block);
+        let mut seen = Vec::new();
+        for text in &texts {
+            let e = path::from_str::<v::CallToolResult>(text).expect_err(text);
+            seen.push((e.path().to_string(), e.to_string()));
+            let value: Value = serde_json::from_str(text).unwrap();
+            let e = path::from_value::<v::CallToolResult>(value).expect_err(text);
+            seen.push((e.path().to_string(), e.to_string()));
+        }
+        for (path, message) in &seen {
+            assert_eq!(path, want_path, "{texts:?}: {message}");
+            assert!(
+                message.contains(want),
+                "{texts:?}: {message:?} lacks {want:?}"
+            );
+            assert_eq!(
+                message.matches(" at line ").count(),
+                usize::from(message.contains(" at line ")),
+                "one position at most: {message}"
+            );
+        }
+    }
+}
+
+#[test]
+fn scalar_arms_decode_without_a_buffer_and_say_what_is_wrong() {
+    let s: v::ProgressToken = serde_json::from_str("\"op-1\"").unwrap();
+    assert_eq!(s, v::ProgressToken::String("op-1".into()));
+    let i: v::ProgressToken = serde_json::from_str("17").unwrap();
+    assert!(matches!(i, v::ProgressToken::Integer(17)), "{i:?}");
+    let e = serde_json::from_str::<v::ProgressToken>("1.5").unwrap_err();
+    assert!(e.to_string().contains("ProgressToken"), "{e}");
+    let e = serde_json::from_str::<v::ProgressToken>("[1]").unwrap_err();
+    assert!(e.to_string().contains("found an array"), "{e}");
+}
+
+#[test]
+fn a_property_given_twice_is_an_error_in_either_order() {
+    for text in [
+        r#"{"content":[{"type":"text","text":"a","text":"b"}]}"#,
+        r#"{"content":[{"text":"a","text":"b","type":"text"}]}"#,
+    ] {
+        let e = path::from_str::<v::CallToolResult>(text).expect_err(text);
+        assert!(
+            e.to_string().contains("duplicate field `text`"),
+            "{text}: {e}"
+        );
+        assert_eq!(e.path(), "content[0]", "{text}: {e}");
+    }
+}
