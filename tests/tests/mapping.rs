@@ -144,14 +144,20 @@ mod tagged_unions {
             "data",
             "AudioContent",
         );
-        assert!(e.starts_with("at `data`: ContentBlock (as AudioContent)"), "{e}");
+        assert!(
+            e.starts_with("at `data`: ContentBlock (as AudioContent)"),
+            "{e}"
+        );
     }
 
     #[test]
     fn nested_path_points_into_the_array() {
         let v = json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": 7}]});
         let e = rejects::<m::CallToolResult>(v, "content[1].text", "TextContent");
-        assert!(e.starts_with("at `content[1].text`: ContentBlock (as TextContent)"), "{e}");
+        assert!(
+            e.starts_with("at `content[1].text`: ContentBlock (as TextContent)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -167,3 +167,38 @@ fn a_property_given_twice_is_an_error_in_either_order() {
         assert_eq!(e.path(), "content[0]", "{text}: {e}");
     }
 }
+
+/// The allocation-free choice for scalars agrees with the full rules, for every union of
+/// every version and every scalar kind.
+#[test]
+fn scalar_choice_agrees_with_the_rules_in_every_union() {
+    use mcp_spec_types::rt::union::Json;
+    let samples = [
+        (Json::Null, json!(null)),
+        (Json::Boolean, json!(true)),
+        (Json::Integer, json!(7)),
+        (Json::Number, json!(0.5)),
+        (Json::String, json!("s")),
+    ];
+    let mut checked = 0;
+    let mut chosen = 0;
+    for h in mcp_tests::VERSIONS {
+        for (name, _) in h.definitions {
+            let Some(facts) = (h.union)(name) else {
+                continue;
+            };
+            for (kind, value) in &samples {
+                let quick = facts.select_scalar(*kind);
+                let full = facts.select(value).ok();
+                assert_eq!(quick, full, "{} {name}: {value}", h.version);
+                checked += 1;
+                chosen += usize::from(quick.is_some());
+            }
+        }
+    }
+    println!("{checked} (union, kind) pairs, {chosen} with an arm");
+    assert!(
+        chosen > 20,
+        "only {chosen} scalar choices: the sample is too thin"
+    );
+}

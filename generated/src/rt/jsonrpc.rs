@@ -44,13 +44,45 @@ pub mod codes {
 }
 
 /// A request id: MCP allows a string or an integer (never `null`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(untagged)]
 pub enum Id {
     /// An integer id.
     Integer(i64),
     /// A string id.
     String(String),
+}
+
+// By the JSON kind, in one step: serde's derived untagged enum would buffer the value and
+// try the arms in turn.
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+        impl serde::de::Visitor<'_> for IdVisitor {
+            type Value = Id;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a request id (a string or an integer)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Id, E> {
+                Ok(Id::Integer(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Id, E> {
+                i64::try_from(v).map(Id::Integer).map_err(|_| {
+                    E::invalid_value(
+                        serde::de::Unexpected::Unsigned(v),
+                        &"an integer id that fits i64",
+                    )
+                })
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Id, E> {
+                Ok(Id::String(v.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Id, E> {
+                Ok(Id::String(v))
+            }
+        }
+        deserializer.deserialize_any(IdVisitor)
+    }
 }
 
 impl From<i64> for Id {
@@ -250,9 +282,14 @@ pub fn decode<R: MethodSet, N: MethodSet>(
 /// `ClientResult::decode_text` or [`decode_result_text`]), and anything else finishes
 /// with [`Parsed::decode`], without reading the bytes again.
 pub fn parse(bytes: &[u8]) -> Result<Parsed<'_>, ProtocolError> {
-    serde_json::from_slice(bytes)
-        .map(|top| Parsed { top })
-        .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))
+    // Checking UTF-8 once up front is cheaper than serde_json checking every string of a
+    // byte slice; bytes that are not UTF-8 go the slice way, for its error and position.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(bytes),
+    }
+    .map(|top| Parsed { top })
+    .map_err(|e| ProtocolError::new(codes::PARSE_ERROR, format!("parse error: {e}")))
 }
 
 /// A message whose envelope has been read; see [`parse`].
@@ -421,6 +458,19 @@ fn without_position(e: &serde_json::Error) -> String {
     }
 }
 
+/// The text of a raw JSON string, borrowed when it has no escapes; `None` when the raw
+/// value is not a string.
+fn raw_string(raw: &RawValue) -> Option<std::borrow::Cow<'_, str>> {
+    let text = raw.get();
+    let inner = text.strip_prefix('"')?.strip_suffix('"');
+    match inner {
+        Some(inner) if !inner.contains('\\') => Some(std::borrow::Cow::Borrowed(inner)),
+        _ => serde_json::from_str::<String>(text)
+            .ok()
+            .map(std::borrow::Cow::Owned),
+    }
+}
+
 /// A small raw member (`jsonrpc`, `method`) as a value; it is valid JSON already.
 fn small(raw: &RawValue) -> Value {
     serde_json::from_str(raw.get()).unwrap_or(Value::Null)
@@ -466,7 +516,7 @@ fn decode_envelope<R: MethodSet, N: MethodSet>(
         }
     }
     if let Some(method) = e.method {
-        let Value::String(method) = small(method) else {
+        let Some(method) = raw_string(method) else {
             return Err(fail(
                 codes::INVALID_REQUEST,
                 format!("`method` must be a string, found {}", raw_kind(method)),
@@ -534,7 +584,7 @@ fn decode_envelope<R: MethodSet, N: MethodSet>(
 }
 
 fn decode_method_text<S: MethodSet>(
-    method: String,
+    method: std::borrow::Cow<'_, str>,
     params: Option<&RawValue>,
     options: Options,
 ) -> Result<S, ProtocolError> {
@@ -543,7 +593,7 @@ fn decode_method_text<S: MethodSet>(
         Ok(None) => match options.unknown_methods {
             UnknownMethods::Keep => {
                 let params = params.map(small);
-                Ok(S::other(method, params))
+                Ok(S::other(method.into_owned(), params))
             }
             UnknownMethods::Reject => Err(method_not_found::<S>(&method)),
         },

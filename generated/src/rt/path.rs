@@ -103,6 +103,10 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeErr
 ///
 /// Untracked first, as [`from_str`].
 pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, DecodeError> {
+    // UTF-8 checked once up front is cheaper than serde_json checking every string.
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return from_str(text);
+    }
     if let Ok(value) = serde_json::from_slice(bytes) {
         return Ok(value);
     }

@@ -245,6 +245,41 @@ impl Union {
     }
 }
 
+impl Union {
+    /// The arm for a scalar of kind `kind`, as [`select`](Self::select) chooses it, without
+    /// allocating; `None` when no arm fits or the choice is ambiguous (`select` then says
+    /// why).
+    #[doc(hidden)]
+    pub fn select_scalar(&self, kind: Json) -> Option<usize> {
+        let mut only = None;
+        let mut several = false;
+        let mut integer = None;
+        for (i, arm) in self.arms.iter().enumerate().filter(|(_, a)| !a.shadowed) {
+            let alts = if arm.alts.is_empty() {
+                std::slice::from_ref(arm)
+            } else {
+                arm.alts
+            };
+            for alt in alts.iter().filter(|alt| fits(alt.json, kind)) {
+                if alt.json == Json::Integer && integer.is_none() {
+                    integer = Some(i);
+                }
+                match only {
+                    None => only = Some(i),
+                    Some(j) if j != i => several = true,
+                    Some(_) => {}
+                }
+            }
+        }
+        if several {
+            // An integer prefers an `integer` arm to a `number` arm.
+            integer.filter(|_| kind == Json::Integer)
+        } else {
+            only
+        }
+    }
+}
+
 /// A generated union: the facts that choose its arm, and a decoder for each arm.
 ///
 /// Implemented by every generated union; [`deserialize`] is its `Deserialize`.
@@ -297,7 +332,15 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
 
 /// Chooses and decodes the arm of a value read whole.
 fn buffered<U: Arms, E: de::Error>(value: Value) -> Result<U, E> {
-    let index = U::facts().select(&value).map_err(E::custom)?;
+    let facts = U::facts();
+    let index = match value {
+        Value::Array(_) | Value::Object(_) => None,
+        _ => facts.select_scalar(kind_of(&value)),
+    };
+    let index = match index {
+        Some(index) => index,
+        None => facts.select(&value).map_err(E::custom)?,
+    };
     if super::path::tracking() && matches!(value, Value::Array(_) | Value::Object(_)) {
         super::path::from_value_seed(ArmSeed::<U>(index, PhantomData), value).map_err(|e| {
             // The path inside the value joins the union's own, where the tracker is.
