@@ -19,12 +19,13 @@
 //! which are required), so each one is valid for its version; the unit tests check that
 //! every one decodes through the typed entry point.
 //!
-//! [`Typed`] is the typed entry point of one version: `rt::jsonrpc::parse` reads the
-//! envelope once; a response is decoded by the method it answers straight from the text of
-//! its `result` (`ServerResult::decode_text` / `ClientResult::decode_text`), anything else
-//! finishes with `Parsed::decode` (what `methods::decode_from_client` / `decode_from_server`
-//! do); and back in one pass with `rt::jsonrpc::encode_to_vec` (a
-//! message) or `rt::jsonrpc::encode_response` (a typed result).
+//! [`Typed`] is the typed entry point of one version: `rt::jsonrpc::receive` decodes a
+//! request, notification or error in one pass (params straight into their type) when its
+//! members come in the usual order, and hands back a result response with its `result`
+//! raw, which is then decoded by the method it answers straight from its text
+//! (`ServerResult::decode_text` / `ClientResult::decode_text`); and back in one pass with
+//! `rt::jsonrpc::encode_to_vec` (a message) or `rt::jsonrpc::encode_response` (a typed
+//! result).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -173,29 +174,46 @@ macro_rules! versions {
                         unknown_methods: UnknownMethods::Reject,
                         batches: ms::BATCHES,
                     };
-                    // One pass over the envelope; a result response whose method is known
-                    // is decoded straight from its text.
-                    let parsed = jsonrpc::parse(&entry.bytes).map_err(|e| e.to_string())?;
-                    let response = entry.answers.as_ref().and(parsed.response());
-                    match (entry.from, response) {
-                        (Side::Client, Some((id, raw))) => {
-                            let result = ms::ClientResult::decode_text(answers()?, raw)
-                                .map_err(|e| e.to_string())?;
-                            Ok(Decoded::ClientAnswer { id, result })
+                    // `rt::jsonrpc::receive`: one pass in the usual member order; a
+                    // result response is decoded by the method it answers straight from
+                    // its text.
+                    match entry.from {
+                        Side::Client => {
+                            match jsonrpc::receive::<ms::ClientRequest, ms::ClientNotification>(
+                                &entry.bytes,
+                                options,
+                            )
+                            .map_err(|e| e.to_string())?
+                            {
+                                jsonrpc::Received::Result { id, result } if entry.answers.is_some() => {
+                                    let result = ms::ClientResult::decode_text(answers()?, result)
+                                        .map_err(|e| e.to_string())?;
+                                    Ok(Decoded::ClientAnswer { id, result })
+                                }
+                                jsonrpc::Received::Result { .. } => {
+                                    Err("a response the corpus does not say the method of".into())
+                                }
+                                jsonrpc::Received::Message(m) => Ok(Decoded::FromClient(m)),
+                            }
                         }
-                        (Side::Server, Some((id, raw))) => {
-                            let result = ms::ServerResult::decode_text(answers()?, raw)
-                                .map_err(|e| e.to_string())?;
-                            Ok(Decoded::ServerAnswer { id, result })
+                        Side::Server => {
+                            match jsonrpc::receive::<ms::ServerRequest, ms::ServerNotification>(
+                                &entry.bytes,
+                                options,
+                            )
+                            .map_err(|e| e.to_string())?
+                            {
+                                jsonrpc::Received::Result { id, result } if entry.answers.is_some() => {
+                                    let result = ms::ServerResult::decode_text(answers()?, result)
+                                        .map_err(|e| e.to_string())?;
+                                    Ok(Decoded::ServerAnswer { id, result })
+                                }
+                                jsonrpc::Received::Result { .. } => {
+                                    Err("a response the corpus does not say the method of".into())
+                                }
+                                jsonrpc::Received::Message(m) => Ok(Decoded::FromServer(m)),
+                            }
                         }
-                        (Side::Client, None) => parsed
-                            .decode(options)
-                            .map(Decoded::FromClient)
-                            .map_err(|e| e.to_string()),
-                        (Side::Server, None) => parsed
-                            .decode(options)
-                            .map(Decoded::FromServer)
-                            .map_err(|e| e.to_string()),
                     }
                 }
 

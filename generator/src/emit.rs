@@ -1018,6 +1018,7 @@ fn method_sets(model: &Model) -> TokenStream {
         let mut write_arms = Vec::new();
         let mut method_arms = Vec::new();
         let mut params_arms = Vec::new();
+        let mut in_arms = Vec::new();
         for m in methods {
             let v = ident(&marker_name(m));
             let method = &m.method;
@@ -1032,6 +1033,7 @@ fn method_sets(model: &Model) -> TokenStream {
                     );
                     params_arms.push(quote!(Self::#v(p) => crate::rt::jsonrpc::to_params(p),));
                     write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
+                    in_arms.push(quote!(#method => <#t as serde::Deserialize>::deserialize(params).map(|p| Some(Self::#v(p))),));
                 }
                 (Some(t), false) => {
                     variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
@@ -1043,6 +1045,7 @@ fn method_sets(model: &Model) -> TokenStream {
                     params_arms.push(quote!(Self::#v(p) => p.as_ref().map(crate::rt::jsonrpc::to_params).transpose().map(::std::option::Option::flatten),));
                     write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
                     write_arms.push(quote!(Self::#v(None) => Ok(()),));
+                    in_arms.push(quote!(#method => <#t as serde::Deserialize>::deserialize(params).map(|p| Some(Self::#v(Some(p)))),));
                 }
                 (None, _) => {
                     variants.push(quote!(#[doc = #vdoc] #v,));
@@ -1050,6 +1053,7 @@ fn method_sets(model: &Model) -> TokenStream {
                     text_arms.push(quote!(#method => { crate::rt::jsonrpc::optional_text::<serde::de::IgnoredAny>(params)?; Self::#v }));
                     params_arms.push(quote!(Self::#v => Ok(None),));
                     write_arms.push(quote!(Self::#v => Ok(()),));
+                    in_arms.push(quote!(#method => <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params).map(|_| Some(Self::#v)),));
                 }
             }
             method_arms.push(quote!(Self::#v { .. } => #method,));
@@ -1067,6 +1071,18 @@ fn method_sets(model: &Model) -> TokenStream {
                 }))
             }
         };
+        // A set with no method keeps the trait's default (it knows no method).
+        let decode_in = (!in_arms.is_empty()).then(|| {
+            quote! {
+                fn decode_in<'de, D: serde::Deserializer<'de>>(method: &str, params: D)
+                    -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+                    match method {
+                        #( #in_arms )*
+                        _ => <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params).map(|_| None),
+                    }
+                }
+            }
+        });
         let text_body = if text_arms.is_empty() {
             quote! {
                 let _ = (method, params);
@@ -1107,6 +1123,7 @@ fn method_sets(model: &Model) -> TokenStream {
                         Self::Other { params: None, .. } => Ok(()),
                     }
                 }
+                #decode_in
                 fn decode_text(method: &str, params: ::std::option::Option<&serde_json::value::RawValue>)
                     -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
                     #text_body

@@ -6,7 +6,7 @@
 //! server, with unknown methods rejected and kept: decoding never panics, and a message
 //! that decodes encodes to JSON that decodes to the same message. The one-pass entry
 //! point (`decode`, bytes) and the one over a parsed value (`decode_value`) agree on
-//! every input: the same message or the same error; and the one-pass encoder
+//! every input: the same message or the same error, and so does `receive`; and the one-pass encoder
 //! (`encode_to_vec`) writes what `encode` builds.
 
 use mcp_spec_types::rt::jsonrpc::{self, Message, MethodSet, Options, UnknownMethods};
@@ -61,6 +61,34 @@ where
                 response, expected,
                 "{version} {side}: parse().response() and decode differ"
             );
+        }
+        // `receive` (one pass where it can) gives what `decode` gives, a result response
+        // with its raw result.
+        match (jsonrpc::receive::<R, N>(data, options), &decoded) {
+            (Ok(jsonrpc::Received::Message(a)), Ok(b)) => {
+                assert_eq!(&a, b, "{version} {side}: receive and decode differ")
+            }
+            (
+                Ok(jsonrpc::Received::Result { id, result }),
+                Ok(Message::Response { id: i, result: r }),
+            ) => {
+                assert_eq!(
+                    (
+                        &id,
+                        serde_json::from_str::<serde_json::Value>(result.get())
+                            .ok()
+                            .as_ref()
+                    ),
+                    (i, Some(r)),
+                    "{version} {side}: receive and decode differ on a response"
+                )
+            }
+            (Err(a), Err(b)) => assert_eq!(
+                format!("{a:?}"),
+                format!("{b:?}"),
+                "{version} {side}: receive and decode fail differently"
+            ),
+            (a, b) => panic!("{version} {side}: receive gives {a:?}, decode {b:?}"),
         }
         let Ok(message) = decoded else {
             continue;

@@ -346,6 +346,71 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "completion/complete" => {
+                <super::CompleteRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Complete(p)))
+            }
+            "prompts/get" => {
+                <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::GetPrompt(p)))
+            }
+            "prompts/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListPrompts(p)))
+            }
+            "resources/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListResources(p)))
+            }
+            "resources/read" => {
+                <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ReadResource(p)))
+            }
+            "resources/templates/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListResourceTemplates(p)))
+            }
+            "server/discover" => {
+                <super::RequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Discover(p)))
+            }
+            "subscriptions/listen" => {
+                <super::SubscriptionsListenRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::SubscriptionsListen(p)))
+            }
+            "tools/call" => {
+                <super::CallToolRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::CallTool(p)))
+            }
+            "tools/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListTools(p)))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -550,6 +615,23 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Cancelled(p)))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -683,6 +765,59 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::ToolListChanged(None) => Ok(()),
             Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
             Self::Other { params: None, .. } => Ok(()),
+        }
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Cancelled(p)))
+            }
+            "notifications/message" => {
+                <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::LoggingMessage(p)))
+            }
+            "notifications/progress" => {
+                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Progress(p)))
+            }
+            "notifications/prompts/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::PromptListChanged(Some(p))))
+            }
+            "notifications/resources/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ResourceListChanged(Some(p))))
+            }
+            "notifications/resources/updated" => {
+                <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ResourceUpdated(p)))
+            }
+            "notifications/subscriptions/acknowledged" => {
+                <super::SubscriptionsAcknowledgedNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::SubscriptionsAcknowledged(p)))
+            }
+            "notifications/tools/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ToolListChanged(Some(p))))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
         }
     }
     fn decode_text(

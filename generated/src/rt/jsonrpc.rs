@@ -127,6 +127,19 @@ pub trait MethodSet: Sized {
     /// Decodes the params of `method`; `Ok(None)` if the set has no such method.
     fn decode(method: &str, params: Option<Value>) -> Result<Option<Self>, DecodeError>;
 
+    /// Decodes the params of `method` from `params`, a deserializer standing at them in the
+    /// pass over the whole message; `Ok(None)` if the set has no such method (the params
+    /// are then skipped). The default knows no method, so the message is decoded by
+    /// [`MethodSet::decode_text`] instead.
+    #[doc(hidden)]
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> Result<Option<Self>, D::Error> {
+        let _ = method;
+        serde::de::IgnoredAny::deserialize(params).map(|_| None)
+    }
+
     /// Decodes the params of `method` from their JSON text, in one pass without building
     /// a [`Value`]; `Ok(None)` if the set has no such method. The default goes through
     /// [`MethodSet::decode`]; the generated sets decode the text directly.
@@ -273,7 +286,211 @@ pub fn decode<R: MethodSet, N: MethodSet>(
     bytes: &[u8],
     options: Options,
 ) -> Result<Message<R, N>, ProtocolError> {
+    if let Some(message) = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(one_pass::decode::<R, N>)
+    {
+        return Ok(message);
+    }
     parse(bytes)?.decode(options)
+}
+
+/// A message as the receiving side wants it: requests, notifications and errors decoded,
+/// a result response with its `result` still raw, to be decoded by the method of the
+/// request it answers (the version's `ServerResult::decode_text` /
+/// `ClientResult::decode_text`, or [`decode_result_text`]).
+#[derive(Debug)]
+pub enum Received<'a, R, N> {
+    /// A request, a notification, an error response or a batch, decoded as by [`decode`].
+    Message(Message<R, N>),
+    /// A result response: the id of the request it answers, and the raw result.
+    Result {
+        /// The id of the request it answers.
+        id: Id,
+        /// The `result`, as JSON text.
+        result: &'a RawValue,
+    },
+}
+
+/// Decodes a message as the receiving side wants it (see [`Received`]). In the usual
+/// member order (`jsonrpc`, `id`, `method`, `params` / `result`) this is one pass over the
+/// bytes, params decoded straight into their type; otherwise the envelope is read first
+/// ([`parse`]). Either way the outcome is that of [`parse`], then [`Parsed::response`] or
+/// [`Parsed::decode`].
+pub fn receive<R: MethodSet, N: MethodSet>(
+    bytes: &[u8],
+    options: Options,
+) -> Result<Received<'_, R, N>, ProtocolError> {
+    if let Some(received) = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(one_pass::receive::<R, N>)
+    {
+        return Ok(received);
+    }
+    let parsed = parse(bytes)?;
+    match parsed.response() {
+        Some((id, result)) => Ok(Received::Result { id, result }),
+        None => parsed.decode(options).map(Received::Message),
+    }
+}
+
+/// A request or notification decoded in a single pass over the message, params included,
+/// when its members come in the usual order (`method` before `params`, `id`, if any,
+/// before `params`). Anything else — another order, a response, an unknown method, a
+/// repeated member, any error — gives `None`, and the message is decoded the two-pass way
+/// ([`parse`], then [`Parsed::decode`]), which gives the same message or the error. So
+/// whenever this gives a message, it is the one the two-pass way gives.
+mod one_pass {
+    use std::borrow::Cow;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+    use serde_json::value::RawValue;
+
+    use super::{Id, Message, MethodSet, Received};
+    use crate::rt::serde_helpers::Key;
+
+    pub(super) fn decode<R: MethodSet, N: MethodSet>(text: &str) -> Option<Message<R, N>> {
+        match receive::<R, N>(text)? {
+            Received::Message(message) => Some(message),
+            Received::Result { .. } => None,
+        }
+    }
+
+    pub(super) fn receive<R: MethodSet, N: MethodSet>(text: &str) -> Option<Received<'_, R, N>> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let received = de
+            .deserialize_map(MessageVisitor::<R, N>(PhantomData))
+            .ok()??;
+        de.end().ok()?;
+        Some(received)
+    }
+
+    /// Params decoded by the set the `id` seen so far says.
+    enum Decoded<R, N> {
+        Request(R),
+        Notification(N),
+    }
+
+    struct MessageVisitor<R, N>(PhantomData<(R, N)>);
+
+    impl<'de, R: MethodSet, N: MethodSet> Visitor<'de> for MessageVisitor<R, N> {
+        type Value = Option<Received<'de, R, N>>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut jsonrpc = false;
+            let mut id: Option<Id> = None;
+            let mut method: Option<Cow<'de, str>> = None;
+            let mut params: Option<Decoded<R, N>> = None;
+            let mut result: Option<&'de RawValue> = None;
+            while let Some(key) = map.next_key::<Key<'de>>()? {
+                match key.as_str() {
+                    "jsonrpc" if !jsonrpc => {
+                        let value = map.next_value::<Key<'de>>()?;
+                        if value.as_str() != "2.0" {
+                            return Ok(None);
+                        }
+                        jsonrpc = true;
+                    }
+                    "id" if id.is_none() && params.is_none() => {
+                        id = Some(map.next_value::<Id>()?);
+                    }
+                    "method" if method.is_none() && result.is_none() => {
+                        method = Some(map.next_value::<Key<'de>>()?.into_cow());
+                    }
+                    "result" if result.is_none() && method.is_none() => {
+                        result = Some(map.next_value()?);
+                    }
+                    "params" if params.is_none() && result.is_none() => {
+                        let Some(m) = method.as_deref() else {
+                            return Ok(None);
+                        };
+                        let decoded = if id.is_some() {
+                            map.next_value_seed(Params::<R>(m, PhantomData))?
+                                .map(Decoded::Request)
+                        } else {
+                            map.next_value_seed(Params::<N>(m, PhantomData))?
+                                .map(Decoded::Notification)
+                        };
+                        let Some(decoded) = decoded else {
+                            return Ok(None);
+                        };
+                        params = Some(decoded);
+                    }
+                    // Repeated members, an `id` after the params (decoded as a
+                    // notification's), a response: the two-pass way decides.
+                    "id" | "jsonrpc" | "method" | "params" | "result" | "error" => {
+                        return Ok(None);
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            if !jsonrpc {
+                return Ok(None);
+            }
+            Ok(match (id, method, params, result) {
+                (Some(id), Some(_), Some(Decoded::Request(request)), None) => {
+                    Some(Received::Message(Message::Request { id, request }))
+                }
+                (None, Some(_), Some(Decoded::Notification(n)), None) => {
+                    Some(Received::Message(Message::Notification(n)))
+                }
+                (Some(id), None, None, Some(result)) => Some(Received::Result { id, result }),
+                _ => None,
+            })
+        }
+    }
+
+    /// The params of `method`, decoded by the set `S`; `None` when `S` has no such method.
+    struct Params<'m, S>(&'m str, PhantomData<S>);
+
+    impl<'de, S: MethodSet> DeserializeSeed<'de> for Params<'_, S> {
+        type Value = Option<S>;
+
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<S>, D::Error> {
+            S::decode_in(self.0, ObjectOnly(deserializer))
+        }
+    }
+
+    /// A deserializer that yields only a JSON object: params must be one (serde's derived
+    /// structs would also take an array).
+    struct ObjectOnly<D>(D);
+
+    struct ObjectVisitor<V>(V);
+
+    impl<'de, V: Visitor<'de>> Visitor<'de> for ObjectVisitor<V> {
+        type Value = V::Value;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("params as an object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+            self.0.visit_map(map)
+        }
+    }
+
+    impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
+        type Error = D::Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            self.0.deserialize_map(ObjectVisitor(visitor))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map struct enum identifier ignored_any
+        }
+    }
 }
 
 /// Reads a message's envelope in one pass without decoding it yet: a result response can

@@ -49,7 +49,7 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for RequiredNullable<T> {
 #[doc(hidden)]
 pub struct Key<'de>(std::borrow::Cow<'de, str>);
 
-impl Key<'_> {
+impl<'de> Key<'de> {
     /// The name.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -58,6 +58,11 @@ impl Key<'_> {
     /// The name, owned.
     pub fn into_string(self) -> String {
         self.0.into_owned()
+    }
+
+    /// The name, still borrowed from the input where it was.
+    pub fn into_cow(self) -> std::borrow::Cow<'de, str> {
+        self.0
     }
 }
 

@@ -416,6 +416,87 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "completion/complete" => {
+                <super::CompleteRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Complete(p)))
+            }
+            "initialize" => {
+                <super::InitializeRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Initialize(p)))
+            }
+            "logging/setLevel" => {
+                <super::SetLevelRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::SetLevel(p)))
+            }
+            "ping" => {
+                <super::PingRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Ping(Some(p))))
+            }
+            "prompts/get" => {
+                <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::GetPrompt(p)))
+            }
+            "prompts/list" => {
+                <super::ListPromptsRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListPrompts(Some(p))))
+            }
+            "resources/list" => {
+                <super::ListResourcesRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListResources(Some(p))))
+            }
+            "resources/read" => {
+                <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ReadResource(p)))
+            }
+            "resources/subscribe" => {
+                <super::SubscribeRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Subscribe(p)))
+            }
+            "resources/templates/list" => {
+                <super::ListResourceTemplatesRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListResourceTemplates(Some(p))))
+            }
+            "resources/unsubscribe" => {
+                <super::UnsubscribeRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Unsubscribe(p)))
+            }
+            "tools/call" => {
+                <super::CallToolRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::CallTool(p)))
+            }
+            "tools/list" => {
+                <super::ListToolsRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListTools(Some(p))))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -607,6 +688,37 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "elicitation/create" => {
+                <super::ElicitRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Elicit(p)))
+            }
+            "ping" => {
+                <super::PingRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Ping(Some(p))))
+            }
+            "roots/list" => {
+                <super::ListRootsRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListRoots(Some(p))))
+            }
+            "sampling/createMessage" => {
+                <super::CreateMessageRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::CreateMessage(p)))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -736,6 +848,37 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::RootsListChanged(None) => Ok(()),
             Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
             Self::Other { params: None, .. } => Ok(()),
+        }
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Cancelled(p)))
+            }
+            "notifications/initialized" => {
+                <super::ResultObject as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Initialized(Some(p))))
+            }
+            "notifications/progress" => {
+                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Progress(p)))
+            }
+            "notifications/roots/list_changed" => {
+                <super::ResultObject as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::RootsListChanged(Some(p))))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
         }
     }
     fn decode_text(
@@ -890,6 +1033,53 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::ToolListChanged(None) => Ok(()),
             Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
             Self::Other { params: None, .. } => Ok(()),
+        }
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Cancelled(p)))
+            }
+            "notifications/message" => {
+                <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::LoggingMessage(p)))
+            }
+            "notifications/progress" => {
+                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Progress(p)))
+            }
+            "notifications/prompts/list_changed" => {
+                <super::ResultObject as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::PromptListChanged(Some(p))))
+            }
+            "notifications/resources/list_changed" => {
+                <super::ResultObject as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ResourceListChanged(Some(p))))
+            }
+            "notifications/resources/updated" => {
+                <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ResourceUpdated(p)))
+            }
+            "notifications/tools/list_changed" => {
+                <super::ResultObject as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ToolListChanged(Some(p))))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
         }
     }
     fn decode_text(

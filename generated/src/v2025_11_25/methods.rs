@@ -507,6 +507,109 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "completion/complete" => {
+                <super::CompleteRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Complete(p)))
+            }
+            "initialize" => {
+                <super::InitializeRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Initialize(p)))
+            }
+            "logging/setLevel" => {
+                <super::SetLevelRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::SetLevel(p)))
+            }
+            "ping" => {
+                <super::RequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Ping(Some(p))))
+            }
+            "prompts/get" => {
+                <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::GetPrompt(p)))
+            }
+            "prompts/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListPrompts(Some(p))))
+            }
+            "resources/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListResources(Some(p))))
+            }
+            "resources/read" => {
+                <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ReadResource(p)))
+            }
+            "resources/subscribe" => {
+                <super::SubscribeRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Subscribe(p)))
+            }
+            "resources/templates/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListResourceTemplates(Some(p))))
+            }
+            "resources/unsubscribe" => {
+                <super::UnsubscribeRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Unsubscribe(p)))
+            }
+            "tasks/cancel" => {
+                <super::CancelTaskRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::CancelTask(p)))
+            }
+            "tasks/get" => {
+                <super::GetTaskRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::GetTask(p)))
+            }
+            "tasks/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListTasks(Some(p))))
+            }
+            "tasks/result" => {
+                <super::GetTaskPayloadRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::GetTaskPayload(p)))
+            }
+            "tools/call" => {
+                <super::CallToolRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::CallTool(p)))
+            }
+            "tools/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListTools(Some(p))))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -746,6 +849,57 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "elicitation/create" => {
+                <super::ElicitRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Elicit(p)))
+            }
+            "ping" => {
+                <super::RequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Ping(Some(p))))
+            }
+            "roots/list" => {
+                <super::RequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ListRoots(Some(p))))
+            }
+            "sampling/createMessage" => {
+                <super::CreateMessageRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::CreateMessage(p)))
+            }
+            "tasks/cancel" => {
+                <super::CancelTaskRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::CancelTask(p)))
+            }
+            "tasks/get" => {
+                <super::GetTaskRequestParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::GetTask(p)))
+            }
+            "tasks/list" => {
+                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ListTasks(Some(p))))
+            }
+            "tasks/result" => {
+                <super::GetTaskPayloadRequestParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::GetTaskPayload(p)))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
+        }
+    }
     fn decode_text(
         method: &str,
         params: ::std::option::Option<&serde_json::value::RawValue>,
@@ -906,6 +1060,43 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::TaskStatus(p) => map.serialize_entry("params", p),
             Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
             Self::Other { params: None, .. } => Ok(()),
+        }
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Cancelled(p)))
+            }
+            "notifications/initialized" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::Initialized(Some(p))))
+            }
+            "notifications/progress" => {
+                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Progress(p)))
+            }
+            "notifications/roots/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::RootsListChanged(Some(p))))
+            }
+            "notifications/tasks/status" => {
+                <super::TaskStatusNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::TaskStatus(p)))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
         }
     }
     fn decode_text(
@@ -1077,6 +1268,65 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::ToolListChanged(None) => Ok(()),
             Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
             Self::Other { params: None, .. } => Ok(()),
+        }
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: &str,
+        params: D,
+    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Cancelled(p)))
+            }
+            "notifications/elicitation/complete" => {
+                <super::ElicitationCompleteNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ElicitationComplete(p)))
+            }
+            "notifications/message" => {
+                <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::LoggingMessage(p)))
+            }
+            "notifications/progress" => {
+                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::Progress(p)))
+            }
+            "notifications/prompts/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::PromptListChanged(Some(p))))
+            }
+            "notifications/resources/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ResourceListChanged(Some(p))))
+            }
+            "notifications/resources/updated" => {
+                <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::ResourceUpdated(p)))
+            }
+            "notifications/tasks/status" => {
+                <super::TaskStatusNotificationParams as serde::Deserialize>::deserialize(
+                        params,
+                    )
+                    .map(|p| Some(Self::TaskStatus(p)))
+            }
+            "notifications/tools/list_changed" => {
+                <super::NotificationParams as serde::Deserialize>::deserialize(params)
+                    .map(|p| Some(Self::ToolListChanged(Some(p))))
+            }
+            _ => {
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
+                    .map(|_| None)
+            }
         }
     }
     fn decode_text(
