@@ -151,6 +151,24 @@ pub(crate) fn from_value_seed<S: DeserializeSeed<'static>>(
     decode_seed(seed, value)
 }
 
+/// Decodes with `seed` from a `serde_json::Value` through the same wrapper as
+/// [`from_value_seed`] (so that the decoders are compiled once), with tracking off: the
+/// error has no path.
+pub(crate) fn from_value_seed_untracked<S: DeserializeSeed<'static>>(
+    seed: S,
+    value: serde_json::Value,
+) -> Result<S::Value, serde_json::Error> {
+    let track = Track {
+        path: RefCell::new(None),
+        enabled: false,
+    };
+    seed.deserialize(Tracked {
+        de: value,
+        at: &Segment::Root,
+        track: &track,
+    })
+}
+
 thread_local! {
     /// Whether this thread is decoding with the path tracked.
     static TRACKING: Cell<bool> = const { Cell::new(false) };
@@ -166,6 +184,16 @@ pub(crate) fn tracking() -> bool {
 /// Restores the previous tracking state when dropped.
 struct TrackingGuard(bool);
 
+impl TrackingGuard {
+    /// Turns tracking on for this thread until the guard is dropped. Not inlined: it
+    /// would be copied into every instance of the generic decoders.
+    #[inline(never)]
+    fn begin() -> TrackingGuard {
+        INNER.take();
+        TrackingGuard(TRACKING.with(|t| t.replace(true)))
+    }
+}
+
 impl Drop for TrackingGuard {
     fn drop(&mut self) {
         TRACKING.with(|t| t.set(self.0));
@@ -178,8 +206,7 @@ where
     S: DeserializeSeed<'de>,
     D: Deserializer<'de, Error = serde_json::Error>,
 {
-    let _guard = TrackingGuard(TRACKING.with(|t| t.replace(true)));
-    INNER.take();
+    let _guard = TrackingGuard::begin();
     let track = Track::default();
     let root = Segment::Root;
     let result = seed.deserialize(Tracked {
@@ -194,13 +221,31 @@ where
 }
 
 /// Where the error was first seen (the innermost position).
-#[derive(Default)]
 struct Track {
     path: RefCell<Option<String>>,
+    /// Off: the wrapper only passes through (no key is copied), for a first attempt
+    /// whose error is not reported.
+    enabled: bool,
+}
+
+impl Default for Track {
+    fn default() -> Self {
+        Track {
+            path: RefCell::new(None),
+            enabled: true,
+        }
+    }
 }
 
 impl Track {
     fn fail<E>(&self, at: &Segment<'_>, e: E) -> E {
+        self.record(at);
+        e
+    }
+
+    /// Records `at` (joined with a path inside a buffered value) if nothing is recorded.
+    #[inline(never)]
+    fn record(&self, at: &Segment<'_>) {
         let mut path = self.path.borrow_mut();
         if path.is_none() {
             let mut here = at.render();
@@ -212,7 +257,6 @@ impl Track {
             }
             *path = Some(here);
         }
-        e
     }
 }
 
@@ -524,6 +568,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TrackedMap<'_, A> {
     ) -> Result<Option<K::Value>, A::Error> {
         let track = self.track;
         let at = self.at;
+        if !track.enabled {
+            return self.map.next_key_seed(seed);
+        }
         let mut key = None;
         let result = self
             .map
@@ -537,7 +584,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TrackedMap<'_, A> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        let at = Segment::Key(self.at, self.key.take().unwrap_or_else(|| "?".to_string()));
+        let key = match self.key.take() {
+            Some(key) => key,
+            None if self.track.enabled => "?".to_string(),
+            None => String::new(),
+        };
+        let at = Segment::Key(self.at, key);
         let track = self.track;
         self.map
             .next_value_seed(TrackedSeed {

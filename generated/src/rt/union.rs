@@ -20,23 +20,22 @@
 //!
 //! # Buffering
 //!
-//! [`deserialize`] applies these rules without holding the whole value where it can:
-//! a scalar is decoded straight into its arm, and an object whose first property is the
-//! union's tag, with a tag value that leaves one arm, is decoded into that arm in the same
-//! pass (generated structs write constant properties such as a tag first, so that
-//! messages this crate encodes take this path). Any other object, and any array, is first
-//! read into a [`serde_json::Value`], then the rules pick the arm. The chosen arm is the
-//! same either way.
+//! [`deserialize`] decodes a scalar straight into its arm. An object or an array is first
+//! read into a [`serde_json::Value`], then the rules pick the arm and the arm is decoded
+//! from that value, moving its strings rather than copying them. (Decoding an object
+//! whose tag comes first straight into its arm saves that buffer, but compiles every
+//! arm's decoder once more per kind of input; it is left out until its compile cost is
+//! measured on its own.)
+//!
+//! Generated structs write their constant properties (a union's tag among them) first.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::Deserialize;
-use serde::de::value::{BorrowedStrDeserializer, MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::value::SeqAccessDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-
-use super::serde_helpers::Key;
 
 /// The kind of a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,19 +229,6 @@ impl Union {
             reason,
         })
     }
-
-    /// Which arm an object whose tag has the value `tag_value` must be, if the tag alone
-    /// decides: `Ok(None)` when several arms remain and the other properties must decide.
-    /// Errors are those [`select`](Self::select) gives for the same object.
-    fn select_by_tag(&self, tag: &str, tag_value: &Value) -> Result<Option<usize>, SelectError> {
-        let fail = |reason| SelectError {
-            union: self.name,
-            reason,
-        };
-        let mut candidates = candidates(self.arms, Json::Object).map_err(fail)?;
-        narrow_by_tag(&mut candidates, tag, Some(tag_value)).map_err(fail)?;
-        Ok(single(&candidates))
-    }
 }
 
 impl Union {
@@ -341,14 +327,15 @@ fn buffered<U: Arms, E: de::Error>(value: Value) -> Result<U, E> {
         Some(index) => index,
         None => facts.select(&value).map_err(E::custom)?,
     };
-    if super::path::tracking() && matches!(value, Value::Array(_) | Value::Object(_)) {
-        super::path::from_value_seed(ArmSeed::<U>(index, PhantomData), value).map_err(|e| {
+    let seed = ArmSeed::<U>(index, PhantomData);
+    if super::path::tracking() {
+        super::path::from_value_seed(seed, value).map_err(|e| {
             // The path inside the value joins the union's own, where the tracker is.
             super::path::set_inner_path(e.path());
             arm_error::<U, E>(index, e.inner())
         })
     } else {
-        U::arm(index, value).map_err(|e| arm_error::<U, E>(index, e))
+        super::path::from_value_seed_untracked(seed, value).map_err(|e| arm_error::<U, E>(index, e))
     }
 }
 
@@ -362,15 +349,9 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
     }
 }
 
-/// The rest of an object after its first property, read whole.
-fn buffer_rest<'de, U: Arms, A: MapAccess<'de>>(
-    mut map: A,
-    first: Option<(String, Value)>,
-) -> Result<U, A::Error> {
+/// An object, read whole; a property given twice is an error.
+fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
     let mut object = serde_json::Map::new();
-    if let Some((key, value)) = first {
-        object.insert(key, value);
-    }
     while let Some(key) = map.next_key::<String>()? {
         let value: Value = map.next_value()?;
         if object.contains_key(&key) {
@@ -382,44 +363,6 @@ fn buffer_rest<'de, U: Arms, A: MapAccess<'de>>(
         object.insert(key, value);
     }
     buffered(Value::Object(object))
-}
-
-/// An object whose tag has been read: the tag first, then the rest of the object.
-struct TagFirst<A> {
-    tag: Option<&'static str>,
-    value: Option<Value>,
-    rest: A,
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for TagFirst<A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        match self.tag.take() {
-            Some(tag) => seed
-                .deserialize(BorrowedStrDeserializer::<A::Error>::new(tag))
-                .map(Some),
-            None => self.rest.next_key_seed(seed),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        match self.value.take() {
-            Some(value) => seed
-                .deserialize(value)
-                .map_err(<A::Error as de::Error>::custom),
-            None => self.rest.next_value_seed(seed),
-        }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        self.rest
-            .size_hint()
-            .map(|n| n + usize::from(self.tag.is_some()))
-    }
 }
 
 impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
@@ -476,33 +419,8 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
         buffered(value)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<U, A::Error> {
-        let facts = U::facts();
-        let Some(tag) = facts.tag else {
-            return buffer_rest(map, None);
-        };
-        let Some(first) = map.next_key::<Key<'de>>()? else {
-            return buffered(Value::Object(serde_json::Map::new()));
-        };
-        let value: Value = map.next_value()?;
-        if first.as_str() != tag {
-            return buffer_rest(map, Some((first.into_string(), value)));
-        }
-        match facts
-            .select_by_tag(tag, &value)
-            .map_err(<A::Error as de::Error>::custom)?
-        {
-            Some(index) => U::arm(
-                index,
-                MapAccessDeserializer::new(TagFirst {
-                    tag: Some(tag),
-                    value: Some(value),
-                    rest: map,
-                }),
-            )
-            .map_err(|e| arm_error::<U, A::Error>(index, e)),
-            None => buffer_rest(map, Some((tag.to_string(), value))),
-        }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<U, A::Error> {
+        buffer_object(map)
     }
 }
 
