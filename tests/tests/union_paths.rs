@@ -1,7 +1,7 @@
-//! A union decodes the same way whichever path its decoder takes: straight into the arm
-//! (a scalar; an object whose first property is the tag) or through a buffered value
-//! (any other object). Same value, same error, same error path, whether decoded from text
-//! (untracked, then tracked) or from a `serde_json::Value`.
+//! A union decodes the same way whatever the order of its properties and whatever the
+//! input: same value, same error, same error path (the path inside the arm joined to the
+//! union's), whether decoded from text (untracked, then tracked) or from a
+//! `serde_json::Value`. A scalar goes straight into its arm, chosen without allocating.
 
 use mcp_spec_types::rt::path;
 use mcp_spec_types::v2025_11_25 as v;

@@ -336,10 +336,11 @@ pub fn receive<R: MethodSet, N: MethodSet>(
 
 /// A request or notification decoded in a single pass over the message, params included,
 /// when its members come in the usual order (`method` before `params`, `id`, if any,
-/// before `params`). Anything else — another order, a response, an unknown method, a
-/// repeated member, any error — gives `None`, and the message is decoded the two-pass way
-/// ([`parse`], then [`Parsed::decode`]), which gives the same message or the error. So
-/// whenever this gives a message, it is the one the two-pass way gives.
+/// before `params`); a result response read with its `result` raw. Anything else —
+/// another order, an error response, an unknown method, a repeated member, any error —
+/// gives `None`, and the message is decoded the two-pass way ([`parse`], then
+/// [`Parsed::response`] or [`Parsed::decode`]), which gives the same outcome. So whenever
+/// this gives something, it is what the two-pass way gives.
 mod one_pass {
     use std::borrow::Cow;
     use std::fmt;

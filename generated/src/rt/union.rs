@@ -229,9 +229,7 @@ impl Union {
             reason,
         })
     }
-}
 
-impl Union {
     /// The arm for a scalar of kind `kind`, as [`select`](Self::select) chooses it, without
     /// allocating; `None` when no arm fits or the choice is ambiguous (`select` then says
     /// why).
@@ -240,21 +238,14 @@ impl Union {
         let mut only = None;
         let mut several = false;
         let mut integer = None;
-        for (i, arm) in self.arms.iter().enumerate().filter(|(_, a)| !a.shadowed) {
-            let alts = if arm.alts.is_empty() {
-                std::slice::from_ref(arm)
-            } else {
-                arm.alts
-            };
-            for alt in alts.iter().filter(|alt| fits(alt.json, kind)) {
-                if alt.json == Json::Integer && integer.is_none() {
-                    integer = Some(i);
-                }
-                match only {
-                    None => only = Some(i),
-                    Some(j) if j != i => several = true,
-                    Some(_) => {}
-                }
+        for (i, alt) in fitting(self.arms, kind) {
+            if alt.json == Json::Integer && integer.is_none() {
+                integer = Some(i);
+            }
+            match only {
+                None => only = Some(i),
+                Some(j) if j != i => several = true,
+                Some(_) => {}
             }
         }
         if several {
@@ -286,33 +277,11 @@ pub fn deserialize<'de, U: Arms, D: Deserializer<'de>>(deserializer: D) -> Resul
 
 struct UnionVisitor<U>(PhantomData<U>);
 
-/// `message` without serde_json's trailing "at line L column C": the error is wrapped in
-/// another, which the deserializer gives its own position.
-fn without_position(message: String) -> String {
-    match message.rfind(" at line ") {
-        Some(i)
-            if message[i + 9..]
-                .split_once(" column ")
-                .is_some_and(|(l, c)| {
-                    !l.is_empty()
-                        && !c.is_empty()
-                        && l.bytes().all(|b| b.is_ascii_digit())
-                        && c.bytes().all(|b| b.is_ascii_digit())
-                }) =>
-        {
-            message[..i].to_string()
-        }
-        _ => message,
-    }
-}
-
 fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
     let facts = U::facts();
     E::custom(format_args!(
         "{} (as {}): {}",
-        facts.name,
-        facts.arms[index].name,
-        without_position(e.to_string())
+        facts.name, facts.arms[index].name, e
     ))
 }
 
@@ -424,11 +393,10 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     }
 }
 
-/// The arms (index, signature) whose JSON kind fits `kind`; an arm that is itself a union
-/// takes part through each of its own arms.
-fn candidates(arms: &[Arm], kind: Json) -> Result<Vec<(usize, &Arm)>, String> {
-    let candidates: Vec<(usize, &Arm)> = arms
-        .iter()
+/// The arms (index, signature) whose JSON kind fits `kind`, in order; an arm that is
+/// itself a union takes part through each of its own arms.
+fn fitting(arms: &[Arm], kind: Json) -> impl Iterator<Item = (usize, &Arm)> {
+    arms.iter()
         .enumerate()
         .filter(|(_, a)| !a.shadowed)
         .flat_map(|(i, a)| {
@@ -439,8 +407,12 @@ fn candidates(arms: &[Arm], kind: Json) -> Result<Vec<(usize, &Arm)>, String> {
             };
             alts.iter().map(move |alt| (i, alt))
         })
-        .filter(|(_, a)| fits(a.json, kind))
-        .collect();
+        .filter(move |(_, a)| fits(a.json, kind))
+}
+
+fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, String> {
+    let kind = kind_of(value);
+    let mut candidates: Vec<(usize, &Arm)> = fitting(arms, kind).collect();
     if candidates.is_empty() {
         let expected: Vec<&str> = arms.iter().map(|a| kind_word(a.json)).collect();
         return Err(format!(
@@ -449,58 +421,37 @@ fn candidates(arms: &[Arm], kind: Json) -> Result<Vec<(usize, &Arm)>, String> {
             kind_word(kind)
         ));
     }
-    Ok(candidates)
-}
-
-/// Keeps the candidates whose tag values admit `value` (the tag's value, `None` when the
-/// object has no tag).
-fn narrow_by_tag(
-    candidates: &mut Vec<(usize, &Arm)>,
-    tag: &str,
-    value: Option<&Value>,
-) -> Result<(), String> {
-    match value {
-        Some(Value::String(t)) => {
-            let known: Vec<&str> = candidates
-                .iter()
-                .flat_map(|(_, a)| a.tags.iter().copied())
-                .collect();
-            candidates.retain(|(_, a)| a.tags.contains(&t.as_str()));
-            if candidates.is_empty() {
-                return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
-            }
-        }
-        Some(other) => {
-            return Err(format!(
-                "`{tag}` must be a string, found {}",
-                kind_word(kind_of(other))
-            ));
-        }
-        None => {
-            candidates.retain(|(_, a)| a.tag_optional);
-            if candidates.is_empty() {
-                return Err(format!("missing `{tag}`"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The arm, if every candidate left belongs to one.
-fn single(candidates: &[(usize, &Arm)]) -> Option<usize> {
-    let (first, _) = candidates.first()?;
-    candidates.iter().all(|(i, _)| i == first).then_some(*first)
-}
-
-fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, String> {
-    let kind = kind_of(value);
-    let mut candidates = candidates(arms, kind)?;
     if let (Some(tag), Value::Object(map)) = (tag, value) {
-        narrow_by_tag(&mut candidates, tag, map.get(tag))?;
+        match map.get(tag) {
+            Some(Value::String(t)) => {
+                let known: Vec<&str> = candidates
+                    .iter()
+                    .flat_map(|(_, a)| a.tags.iter().copied())
+                    .collect();
+                candidates.retain(|(_, a)| a.tags.contains(&t.as_str()));
+                if candidates.is_empty() {
+                    return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
+                }
+            }
+            Some(other) => {
+                return Err(format!(
+                    "`{tag}` must be a string, found {}",
+                    kind_word(kind_of(other))
+                ));
+            }
+            None => {
+                candidates.retain(|(_, a)| a.tag_optional);
+                if candidates.is_empty() {
+                    return Err(format!("missing `{tag}`"));
+                }
+            }
+        }
     }
-    if let Some(one) = single(&candidates) {
-        // One arm is left: its own decoder reports anything else that is wrong.
-        return Ok(one);
+    if let Some((first, _)) = candidates.first() {
+        if candidates.iter().all(|(i, _)| i == first) {
+            // One arm is left: its own decoder reports anything else that is wrong.
+            return Ok(*first);
+        }
     }
     match value {
         Value::Object(_) => most_specific(&candidates, value),
