@@ -12,6 +12,8 @@
 //!   has them;
 //! - `resources_read_1mb`: a `resources/read` response with a 1 MB base64 blob;
 //! - `progress_10000`: 10 000 small `notifications/progress` notifications;
+//! - `text_blocks_500`: a `tools/call` response with 500 text content blocks (each block
+//!   a member of the content-block union);
 //! - `structured_deep_64`: a `tools/call` response whose `structuredContent` nests 64
 //!   levels deep (versions that have `structuredContent`).
 //!
@@ -495,6 +497,15 @@ fn synthetic(defs: &Defs<'_>) -> Vec<Group> {
                 })
                 .collect(),
         },
+        Group {
+            name: "text_blocks_500",
+            entries: vec![Entry {
+                name: "tools/call result, 500 text content blocks".into(),
+                bytes: bytes(&text_blocks(defs, 500)),
+                from: Side::Server,
+                answers: Some("tools/call".into()),
+            }],
+        },
     ];
     if defs.has("CallToolResult", "structuredContent") {
         out.push(Group {
@@ -692,6 +703,21 @@ fn progress(defs: &Defs<'_>, i: usize, n: usize) -> Value {
     json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": params })
 }
 
+/// A `tools/call` response with `n` text content blocks, each a line of tool output.
+fn text_blocks(defs: &Defs<'_>, n: usize) -> Value {
+    let content: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({
+                "type": "text",
+                "text": format!("line {i}: output of the tool, as long as a log line usually is")
+            })
+        })
+        .collect();
+    let mut result = json!({ "content": content });
+    required_result_fields(defs, "CallToolResult", &mut result);
+    json!({ "jsonrpc": "2.0", "id": 8, "result": result })
+}
+
 /// A `tools/call` response whose `structuredContent` nests `depth` objects.
 fn deep_call_result(defs: &Defs<'_>, depth: usize) -> Value {
     let mut node = json!({ "leaf": true, "values": [1, 2.5, "three", null, false] });
@@ -788,6 +814,7 @@ mod tests {
                 "tools_list_1000",
                 "resources_read_1mb",
                 "progress_10000",
+                "text_blocks_500",
                 "structured_deep_64"
             ]
         );

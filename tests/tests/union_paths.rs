@@ -182,18 +182,13 @@ fn scalar_choice_agrees_with_the_rules_in_every_union() {
     ];
     let mut checked = 0;
     let mut chosen = 0;
-    for h in mcp_tests::VERSIONS {
-        for (name, _) in h.definitions {
-            let Some(facts) = (h.union)(name) else {
-                continue;
-            };
-            for (kind, value) in &samples {
-                let quick = facts.select_scalar(*kind);
-                let full = facts.select(value).ok();
-                assert_eq!(quick, full, "{} {name}: {value}", h.version);
-                checked += 1;
-                chosen += usize::from(quick.is_some());
-            }
+    for (version, name, facts) in every_union() {
+        for (kind, value) in &samples {
+            let quick = facts.select_scalar(*kind);
+            let full = facts.select(value).ok();
+            assert_eq!(quick, full, "{version} {name}: {value}");
+            checked += 1;
+            chosen += usize::from(quick.is_some());
         }
     }
     println!("{checked} (union, kind) pairs, {chosen} with an arm");
@@ -201,4 +196,63 @@ fn scalar_choice_agrees_with_the_rules_in_every_union() {
         chosen > 20,
         "only {chosen} scalar choices: the sample is too thin"
     );
+}
+
+/// The allocation-free choice by tag agrees with the full rules, for every union of every
+/// version and every tag value its arms name (and one they do not), with the tag alone and
+/// with other properties beside it.
+#[test]
+fn tag_choice_agrees_with_the_rules_in_every_union() {
+    let mut checked = 0;
+    let mut chosen = 0;
+    for (version, name, facts) in every_union() {
+        let Some(tag) = facts.tag else {
+            assert_eq!(facts.select_by_tag(&json!({})), None, "{name}");
+            continue;
+        };
+        let mut values: Vec<&str> = facts
+            .arms
+            .iter()
+            .flat_map(|a| {
+                a.tags
+                    .iter()
+                    .chain(a.alts.iter().flat_map(|x| x.tags.iter()))
+            })
+            .copied()
+            .collect();
+        values.push("no-such-tag");
+        for t in values {
+            for value in [
+                json!({ tag: t }),
+                json!({ tag: t, "text": "a", "uri": "u", "name": "n" }),
+            ] {
+                let quick = facts.select_by_tag(&value);
+                let full = facts.select(&value).ok();
+                if let Some(i) = quick {
+                    assert_eq!(Some(i), full, "{version} {name}: {value}");
+                    chosen += 1;
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(facts.select_by_tag(&json!({ tag: 1 })), None, "{name}");
+    }
+    println!("{checked} (union, object) pairs, {chosen} chosen by tag");
+    assert!(
+        chosen > 50,
+        "only {chosen} choices by tag: the sample is too thin"
+    );
+}
+
+/// Every union of every version: (version, definition, decoding facts).
+fn every_union() -> Vec<(&'static str, &'static str, mcp_spec_types::rt::union::Union)> {
+    let mut out = Vec::new();
+    for h in mcp_tests::VERSIONS {
+        for (name, _) in h.definitions {
+            if let Some(facts) = (h.union)(name) {
+                out.push((h.version, *name, facts));
+            }
+        }
+    }
+    out
 }

@@ -257,6 +257,23 @@ impl Union {
     }
 }
 
+impl Union {
+    /// The arm for an object whose tag leaves one arm, as [`select`](Self::select)
+    /// chooses it, without allocating; `None` when the union has no tag, the value is not
+    /// an object, or its tag leaves no arm or several (`select` then decides or says why).
+    #[doc(hidden)]
+    pub fn select_by_tag(&self, value: &Value) -> Option<usize> {
+        let Some(Value::String(tag)) = value.as_object()?.get(self.tag?) else {
+            return None;
+        };
+        let mut arms = fitting(self.arms, Json::Object)
+            .filter(|(_, a)| a.tags.contains(&tag.as_str()))
+            .map(|(i, _)| i);
+        let first = arms.next()?;
+        arms.all(|i| i == first).then_some(first)
+    }
+}
+
 /// A generated union: the facts that choose its arm, and a decoder for each arm.
 ///
 /// Implemented by every generated union; [`deserialize`] is its `Deserialize`.
@@ -289,7 +306,8 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
 fn buffered<U: Arms, E: de::Error>(value: Value) -> Result<U, E> {
     let facts = U::facts();
     let index = match value {
-        Value::Array(_) | Value::Object(_) => None,
+        Value::Array(_) => None,
+        Value::Object(_) => facts.select_by_tag(&value),
         _ => facts.select_scalar(kind_of(&value)),
     };
     let index = match index {
