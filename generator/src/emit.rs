@@ -1159,7 +1159,13 @@ fn method_sets(model: &Model) -> TokenStream {
         });
         let text_arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));
-            quote!(Method::#v => crate::rt::jsonrpc::decode_result_text::<#v>(raw.get()).map(Self::#v),)
+            // A union of results (the result, or a task) tries its usual arm in one pass.
+            let decode = if m.results.len() > 1 {
+                quote!(decode_union_result_text)
+            } else {
+                quote!(decode_result_text)
+            };
+            quote!(Method::#v => crate::rt::jsonrpc::#decode::<#v>(raw.get()).map(Self::#v),)
         });
         let ser_arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));

@@ -256,3 +256,84 @@ fn every_union() -> Vec<(&'static str, &'static str, mcp_spec_types::rt::union::
     }
     out
 }
+
+/// Decodes each text as the result of method `M` through the union's one-pass way and
+/// the usual way, which must agree; how many took the one-pass way.
+fn one_pass_agrees<M>(cases: &[String]) -> usize
+where
+    M: mcp_spec_types::rt::method::Request,
+    M::Result: mcp_spec_types::rt::union::Arms + PartialEq + std::fmt::Debug,
+{
+    use mcp_spec_types::rt::jsonrpc::{decode_result_text, decode_union_result_text};
+    let mut one_pass = 0;
+    for text in cases {
+        let quick = decode_union_result_text::<M>(text);
+        let usual = decode_result_text::<M>(text);
+        match (&quick, &usual) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
+            _ => panic!("{text}: one pass {quick:?}, usual {usual:?}"),
+        }
+        if let Some(fast) = mcp_spec_types::rt::union::usual_arm_from_text::<M::Result>(text) {
+            assert_eq!(Some(&fast), quick.as_ref().ok(), "{text}");
+            one_pass += 1;
+        }
+    }
+    one_pass
+}
+
+/// A union of results (`tools/call`: the result or a task in 2025-11-25, the result or a
+/// request for input in 2026-07-28) decodes its usual arm in one pass when the rules
+/// choose it, and otherwise the usual way: either way the value or the error is the one
+/// the usual way gives.
+#[test]
+fn a_result_union_takes_its_usual_arm_in_one_pass_as_the_rules_would() {
+    let task = r#"{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}"#;
+    let common = [
+        r#"{"content":1}"#,
+        r#"{"content":[{"type":"nope"}]}"#,
+        "{}",
+        "[]",
+        "1",
+        r#"{"content":[]"#,
+    ]
+    .map(String::from);
+    let mut cases: Vec<String> = [
+        r#"{"content":[{"type":"text","text":"a"}]}"#,
+        r#"{"_meta":{"k":1},"isError":false,"structuredContent":{"a":[1,{"b":2}]},"content":[]}"#,
+        r#" { "content" : [ ] , "extra" : 1 } "#,
+        r#"{"content":[],"task":1}"#,
+        r#"{"content":[],"content":[]}"#,
+        r#"{"content":[],"x":1,"x":2}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    cases.push(format!(r#"{{"task":{task}}}"#));
+    cases.push(format!(r#"{{"content":[],"task":{task}}}"#));
+    cases.extend(common.clone());
+    // The first three: the usual result, with or without other properties.
+    assert_eq!(one_pass_agrees::<v::methods::CallTool>(&cases), 3);
+
+    use mcp_spec_types::v2026_07_28 as w;
+    let mut cases: Vec<String> = [
+        r#"{"content":[{"type":"text","text":"a"}],"resultType":"complete"}"#,
+        r#"{"resultType":"complete","structuredContent":{"a":{"b":[]}},"content":[]}"#,
+        r#"{"content":[]}"#,
+        r#"{"resultType":"input_required","inputRequests":{}}"#,
+        r#"{"resultType":"input_required","content":[]}"#,
+        r#"{"resultType":1,"content":[]}"#,
+        r#"{"resultType":"complete","content":[],"resultType":"complete"}"#,
+        r#"{"resultType":"nope","content":[]}"#,
+    ]
+    .map(String::from)
+    .to_vec();
+    cases.extend(common);
+    assert_eq!(one_pass_agrees::<w::methods::CallTool>(&cases), 2);
+
+    // A property given twice is refused, as the usual way refuses it.
+    let e = mcp_spec_types::rt::jsonrpc::decode_union_result_text::<v::methods::CallTool>(
+        r#"{"content":[],"x":1,"x":2}"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("duplicate field `x`"), "{e}");
+}

@@ -1194,6 +1194,20 @@ pub fn decode_result_text<M: Request>(raw: &str) -> Result<M::Result, ResultErro
     })
 }
 
+/// Decodes the text of a `result` that is a union of results, as [`decode_result_text`]
+/// does: in one pass when the rules choose the union's usual arm (the method's own
+/// result), the usual way otherwise.
+#[doc(hidden)]
+pub fn decode_union_result_text<M: Request>(raw: &str) -> Result<M::Result, ResultError>
+where
+    M::Result: crate::rt::union::Arms,
+{
+    match crate::rt::union::usual_arm_from_text::<M::Result>(raw) {
+        Some(result) => Ok(result),
+        None => decode_result_text::<M>(raw),
+    }
+}
+
 /// Decodes the `result` of a response to a request of method `M`.
 pub fn decode_result<M: Request>(raw: Value) -> Result<M::Result, ResultError> {
     path::from_value_ref(&raw).map_err(|error| ResultError {

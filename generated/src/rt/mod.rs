@@ -1,6 +1,18 @@
 //! The hand-written runtime that generated code builds on: const markers, the union
 //! decoder, and small serde helpers. Nothing here is specific to one protocol version.
 
+/// Visitor methods of a wrapper visitor (a `visitor` field, `V::Value`) that pass a
+/// scalar on unchanged. Defined before the modules, which use it.
+macro_rules! forward_visit {
+    ($($method:ident: $ty:ty),* $(,)?) => {
+        $(
+            fn $method<E: serde::de::Error>(self, v: $ty) -> Result<V::Value, E> {
+                self.visitor.$method(v)
+            }
+        )*
+    };
+}
+
 pub mod jsonrpc;
 pub mod method;
 pub mod path;

@@ -438,16 +438,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Tracked<'_, D> {
     }
 }
 
-macro_rules! forward_visit {
-    ($($method:ident: $ty:ty),* $(,)?) => {
-        $(
-            fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
-                self.visitor.$method(v)
-            }
-        )*
-    };
-}
-
 impl<'de, 'a, V: Visitor<'de>> Visitor<'de> for TrackedVisitor<'a, V> {
     type Value = V::Value;
 

@@ -28,6 +28,12 @@
 //! measured on its own.)
 //!
 //! Generated structs write their constant properties (a union's tag among them) first.
+//!
+//! A method's result union decoded from its text (`ServerResult::decode_text`,
+//! `ClientResult::decode_text`) is not buffered when the rules choose its usual arm (the
+//! method's own result rather than a task or a request for input): the text is decoded
+//! as that arm while its property names and tag are noted, and the rules then confirm the
+//! choice from those ([`usual_arm_from_text`]); otherwise the value is decoded as above.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -507,5 +513,205 @@ fn select(tag: Option<&str>, arms: &[Arm], value: &Value) -> Result<usize, Strin
                 names.join(" and ")
             ))
         }
+    }
+}
+
+/// Decodes a union of objects from the JSON text of its value in one pass, when the rules
+/// choose its usual arm (the arm chosen when a tag is absent, or the first arm of a union
+/// without a tag): the text is decoded as that arm while its property names (and the
+/// tag's value) are noted, and the result is kept only if the rules, given those, choose
+/// that arm. `None` otherwise (the caller then decodes the usual way, which gives the same
+/// value or the same error): the value is not an object, a property is given twice, a
+/// property is one that a required path goes into (its members would be needed), the tag
+/// is not a string, or the usual arm is not the one chosen or does not decode.
+///
+/// For a method's result union (the result, or a task; the result, or a request for
+/// input), whose usual arm is the method's own result: it saves reading the value into a
+/// `Value` and decoding that again.
+#[doc(hidden)]
+pub fn usual_arm_from_text<U: Arms>(text: &str) -> Option<U> {
+    let facts = U::facts();
+    let usual = match facts.tag {
+        Some(_) => {
+            let mut optional = facts
+                .arms
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.tag_optional);
+            let (index, _) = optional.next()?;
+            if optional.next().is_some() {
+                return None;
+            }
+            index
+        }
+        None => 0,
+    };
+    if facts.arms.get(usual)?.json != Json::Object {
+        return None;
+    }
+    let mut notes = Notes {
+        keys: Vec::new(),
+        object: false,
+        tag: facts.tag,
+        tag_value: None,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = U::arm(
+        usual,
+        Noting {
+            de: &mut de,
+            notes: &mut notes,
+        },
+    )
+    .ok()?;
+    de.end().ok()?;
+    if !notes.object {
+        return None;
+    }
+    let mut sketch = serde_json::Map::new();
+    for key in notes.keys {
+        if sketch.contains_key(key.as_ref()) || goes_into(facts.arms, &key) {
+            return None;
+        }
+        let value = if facts.tag == Some(key.as_ref()) {
+            Value::String(notes.tag_value.take()?)
+        } else {
+            Value::Null
+        };
+        sketch.insert(key.into_owned(), value);
+    }
+    (facts.select(&Value::Object(sketch)).ok()? == usual).then_some(value)
+}
+
+/// Whether some required path of `arms` goes into property `key`.
+fn goes_into(arms: &[Arm], key: &str) -> bool {
+    arms.iter().any(|a| {
+        a.required.iter().any(|p| p.len() > 1 && p[0] == key)
+            || goes_into(a.alts, key)
+            || goes_into(a.items, key)
+    })
+}
+
+/// What [`Noting`] saw.
+struct Notes<'de> {
+    /// The property names of the object, in order.
+    keys: Vec<std::borrow::Cow<'de, str>>,
+    /// Whether the value was an object.
+    object: bool,
+    /// The union's tag property, if it has one.
+    tag: Option<&'static str>,
+    /// The tag's value, when it was a string.
+    tag_value: Option<String>,
+}
+
+/// A deserializer that notes the property names of the object it yields (not those of
+/// objects inside it) and the value of its tag.
+struct Noting<'n, 'de, D> {
+    de: D,
+    notes: &'n mut Notes<'de>,
+}
+
+impl<'n, 'de, D: Deserializer<'de>> Deserializer<'de> for Noting<'n, 'de, D> {
+    type Error = D::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let notes = self.notes;
+        self.de.deserialize_any(NotingVisitor { visitor, notes })
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let notes = self.notes;
+        self.de.deserialize_map(NotingVisitor { visitor, notes })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct struct enum identifier ignored_any
+    }
+}
+
+/// Passes every visit on; an object's entries go through a [`NotingMap`].
+struct NotingVisitor<'n, 'de, V> {
+    visitor: V,
+    notes: &'n mut Notes<'de>,
+}
+
+impl<'n, 'de, V: Visitor<'de>> Visitor<'de> for NotingVisitor<'n, 'de, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.notes.object = true;
+        self.visitor.visit_map(NotingMap {
+            map,
+            notes: self.notes,
+            at_tag: false,
+        })
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_seq(seq)
+    }
+
+    forward_visit!(
+        visit_bool: bool,
+        visit_i64: i64,
+        visit_u64: u64,
+        visit_f64: f64,
+        visit_str: &str,
+        visit_borrowed_str: &'de str,
+        visit_string: String,
+    );
+
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.visitor.visit_unit()
+    }
+}
+
+/// Notes each property name, and the tag's value on its way to the arm's decoder.
+struct NotingMap<'n, 'de, A> {
+    map: A,
+    notes: &'n mut Notes<'de>,
+    at_tag: bool,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for NotingMap<'_, 'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+        let Some(key) = self.map.next_key::<super::serde_helpers::Key<'de>>()? else {
+            return Ok(None);
+        };
+        let key = key.into_cow();
+        let value = match &key {
+            std::borrow::Cow::Borrowed(k) => seed.deserialize(BorrowedStrDeserializer::new(k))?,
+            std::borrow::Cow::Owned(k) => seed.deserialize(StrDeserializer::new(k))?,
+        };
+        self.at_tag = self.notes.tag == Some(key.as_ref());
+        self.notes.keys.push(key);
+        Ok(Some(value))
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        if !std::mem::take(&mut self.at_tag) {
+            return self.map.next_value_seed(seed);
+        }
+        // The tag is read as a string (anything else ends this way of decoding), noted,
+        // and handed on.
+        let tag: String = self.map.next_value()?;
+        self.notes.tag_value = Some(tag.clone());
+        seed.deserialize(serde::de::value::StringDeserializer::new(tag))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
     }
 }

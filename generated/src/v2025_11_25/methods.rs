@@ -1622,7 +1622,7 @@ impl ServerResult {
                     .map(Self::GetTaskPayload)
             }
             Method::CallTool => {
-                crate::rt::jsonrpc::decode_result_text::<CallTool>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_text::<CallTool>(raw.get())
                     .map(Self::CallTool)
             }
             Method::ListTools => {
@@ -1750,7 +1750,7 @@ impl ClientResult {
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Elicit => {
-                crate::rt::jsonrpc::decode_result_text::<Elicit>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_text::<Elicit>(raw.get())
                     .map(Self::Elicit)
             }
             Method::Ping => {
@@ -1761,7 +1761,7 @@ impl ClientResult {
                     .map(Self::ListRoots)
             }
             Method::CreateMessage => {
-                crate::rt::jsonrpc::decode_result_text::<CreateMessage>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_text::<CreateMessage>(raw.get())
                     .map(Self::CreateMessage)
             }
             Method::CancelTask => {

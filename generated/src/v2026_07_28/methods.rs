@@ -1015,7 +1015,7 @@ impl ServerResult {
                     .map(Self::Complete)
             }
             Method::GetPrompt => {
-                crate::rt::jsonrpc::decode_result_text::<GetPrompt>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_text::<GetPrompt>(raw.get())
                     .map(Self::GetPrompt)
             }
             Method::ListPrompts => {
@@ -1027,7 +1027,7 @@ impl ServerResult {
                     .map(Self::ListResources)
             }
             Method::ReadResource => {
-                crate::rt::jsonrpc::decode_result_text::<ReadResource>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_text::<ReadResource>(raw.get())
                     .map(Self::ReadResource)
             }
             Method::ListResourceTemplates => {
@@ -1045,7 +1045,7 @@ impl ServerResult {
                     .map(Self::SubscriptionsListen)
             }
             Method::CallTool => {
-                crate::rt::jsonrpc::decode_result_text::<CallTool>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_text::<CallTool>(raw.get())
                     .map(Self::CallTool)
             }
             Method::ListTools => {
