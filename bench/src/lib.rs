@@ -468,24 +468,18 @@ fn required_result_fields(defs: &Defs<'_>, name: &str, result: &mut Value) {
 /// The synthetic groups, shaped by the version's schema.
 fn synthetic(defs: &Defs<'_>) -> Vec<Group> {
     let mut out = vec![
-        Group {
-            name: "tools_list_1000",
-            entries: vec![Entry {
-                name: "tools/list result, 1000 tools".into(),
-                bytes: bytes(&tools_list(defs, 1000)),
-                from: Side::Server,
-                answers: Some("tools/list".into()),
-            }],
-        },
-        Group {
-            name: "resources_read_1mb",
-            entries: vec![Entry {
-                name: "resources/read result, 1 MB blob".into(),
-                bytes: bytes(&resources_read(defs, 1 << 20)),
-                from: Side::Server,
-                answers: Some("resources/read".into()),
-            }],
-        },
+        response(
+            "tools_list_1000",
+            "tools/list",
+            "tools/list result, 1000 tools",
+            &tools_list(defs, 1000),
+        ),
+        response(
+            "resources_read_1mb",
+            "resources/read",
+            "resources/read result, 1 MB blob",
+            &resources_read(defs, 1 << 20),
+        ),
         Group {
             name: "progress_10000",
             entries: (0..10_000)
@@ -497,28 +491,35 @@ fn synthetic(defs: &Defs<'_>) -> Vec<Group> {
                 })
                 .collect(),
         },
-        Group {
-            name: "text_blocks_500",
-            entries: vec![Entry {
-                name: "tools/call result, 500 text content blocks".into(),
-                bytes: bytes(&text_blocks(defs, 500)),
-                from: Side::Server,
-                answers: Some("tools/call".into()),
-            }],
-        },
+        response(
+            "text_blocks_500",
+            "tools/call",
+            "tools/call result, 500 text content blocks",
+            &text_blocks(defs, 500),
+        ),
     ];
     if defs.has("CallToolResult", "structuredContent") {
-        out.push(Group {
-            name: "structured_deep_64",
-            entries: vec![Entry {
-                name: "tools/call result, structuredContent 64 levels deep".into(),
-                bytes: bytes(&deep_call_result(defs, 64)),
-                from: Side::Server,
-                answers: Some("tools/call".into()),
-            }],
-        });
+        out.push(response(
+            "structured_deep_64",
+            "tools/call",
+            "tools/call result, structuredContent 64 levels deep",
+            &deep_call_result(defs, 64),
+        ));
     }
     out
+}
+
+/// A group of one response from the server to a request of `method`.
+fn response(name: &'static str, method: &str, what: &str, message: &Value) -> Group {
+    Group {
+        name,
+        entries: vec![Entry {
+            name: what.to_string(),
+            bytes: bytes(message),
+            from: Side::Server,
+            answers: Some(method.to_string()),
+        }],
+    }
 }
 
 /// A `tools/list` response with `n` tools.
