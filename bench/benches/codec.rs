@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput};
-use mcp_bench::{Corpus, EachVersion, Group, Typed, corpus, each_version};
+use mcp_bench::{Corpus, DecodedOf, EachVersion, Group, Observe, Typed, corpus, each_version};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
@@ -78,7 +78,7 @@ impl EachVersion for Bench<'_> {
 fn bench_group<T: Typed>(c: &mut Criterion, group: &Group) -> Option<Ran> {
     let id = format!("{}.{}", T::MODULE, group.name);
     let entries = &group.entries;
-    let decoded: Vec<T::Decoded> = entries
+    let decoded: Vec<DecodedOf<T>> = entries
         .iter()
         .map(|e| T::decode(e).unwrap_or_else(|err| panic!("{id} {}: {err}", e.name)))
         .collect();
@@ -100,7 +100,7 @@ fn bench_group<T: Typed>(c: &mut Criterion, group: &Group) -> Option<Ran> {
         mark("decode_typed");
         b.iter(|| {
             for e in entries {
-                black_box(T::decode(black_box(e)).expect("decoded before"));
+                T::decode_to::<Observe>(black_box(e)).expect("decoded before");
             }
         })
     });

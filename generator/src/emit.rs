@@ -637,6 +637,40 @@ impl Emitter {
         };
         let type_name = t.name.as_str();
         let idx = 0..variants.len();
+        // Arms that a string or an integer decodes to as it is, whatever its value: the
+        // union decodes such a scalar into them without reading it into a `Value` first.
+        let plain = |want: &TypeRef| -> Vec<(usize, Ident)> {
+            variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| &v.ty == want)
+                .map(|(i, v)| (i, ident(&v.name)))
+                .collect()
+        };
+        let strings = plain(&TypeRef::String);
+        let string_arm = (!strings.is_empty()).then(|| {
+            let (i, v): (Vec<usize>, Vec<Ident>) = strings.into_iter().unzip();
+            quote! {
+                fn string_arm(index: usize, v: ::std::string::String) -> ::std::result::Result<Self, ::std::string::String> {
+                    match index {
+                        #( #i => ::std::result::Result::Ok(Self::#v(v)), )*
+                        _ => ::std::result::Result::Err(v),
+                    }
+                }
+            }
+        });
+        let integers = plain(&TypeRef::Integer);
+        let integer_arm = (!integers.is_empty()).then(|| {
+            let (i, v): (Vec<usize>, Vec<Ident>) = integers.into_iter().unzip();
+            quote! {
+                fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+                    match index {
+                        #( #i => ::std::option::Option::Some(Self::#v(v)), )*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+            }
+        });
         let from_impls = variants
             .iter()
             .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
@@ -682,6 +716,8 @@ impl Emitter {
                         )),
                     }
                 }
+                #string_arm
+                #integer_arm
             }
             #( #from_impls )*
         }
@@ -1033,7 +1069,7 @@ fn method_sets(model: &Model) -> TokenStream {
                     );
                     params_arms.push(quote!(Self::#v(p) => crate::rt::jsonrpc::to_params(p),));
                     write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
-                    in_arms.push(quote!(#method => <#t as serde::Deserialize>::deserialize(params).map(|p| Some(Self::#v(p))),));
+                    in_arms.push(quote!(#method => *out = Some(place(Self::#v(<#t as serde::Deserialize>::deserialize(params)?))),));
                 }
                 (Some(t), false) => {
                     variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
@@ -1045,7 +1081,7 @@ fn method_sets(model: &Model) -> TokenStream {
                     params_arms.push(quote!(Self::#v(p) => p.as_ref().map(crate::rt::jsonrpc::to_params).transpose().map(::std::option::Option::flatten),));
                     write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
                     write_arms.push(quote!(Self::#v(None) => Ok(()),));
-                    in_arms.push(quote!(#method => <#t as serde::Deserialize>::deserialize(params).map(|p| Some(Self::#v(Some(p)))),));
+                    in_arms.push(quote!(#method => *out = Some(place(Self::#v(Some(<#t as serde::Deserialize>::deserialize(params)?)))),));
                 }
                 (None, _) => {
                     variants.push(quote!(#[doc = #vdoc] #v,));
@@ -1053,7 +1089,7 @@ fn method_sets(model: &Model) -> TokenStream {
                     text_arms.push(quote!(#method => { crate::rt::jsonrpc::optional_text::<serde::de::IgnoredAny>(params)?; Self::#v }));
                     params_arms.push(quote!(Self::#v => Ok(None),));
                     write_arms.push(quote!(Self::#v => Ok(()),));
-                    in_arms.push(quote!(#method => <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params).map(|_| Some(Self::#v)),));
+                    in_arms.push(quote!(#method => { <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?; *out = Some(place(Self::#v)); }));
                 }
             }
             method_arms.push(quote!(Self::#v { .. } => #method,));
@@ -1074,12 +1110,19 @@ fn method_sets(model: &Model) -> TokenStream {
         // A set with no method keeps the trait's default (it knows no method).
         let decode_in = (!in_arms.is_empty()).then(|| {
             quote! {
-                fn decode_in<'de, D: serde::Deserializer<'de>>(method: &str, params: D)
-                    -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+                fn decode_in<'de, D: serde::Deserializer<'de>, T>(
+                    method: &str,
+                    params: D,
+                    place: impl FnOnce(Self) -> T,
+                    out: &mut ::std::option::Option<T>,
+                ) -> ::std::result::Result<(), D::Error> {
                     match method {
                         #( #in_arms )*
-                        _ => <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params).map(|_| None),
+                        _ => {
+                            <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
+                        }
                     }
+                    Ok(())
                 }
             }
         });

@@ -19,6 +19,14 @@ const INPUTS: &[&str] = &[
     r#"{"result":{},"id":2,"jsonrpc":"2.0"}"#,
     // An `id` after params that decoded as a notification's.
     r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1},"id":3}"#,
+    // A member after the result or the params that the one pass has already stored.
+    r#"{"jsonrpc":"2.0","id":1,"result":{},"id":2}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":{},"params":{}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{},"id":2}"#,
+    r#"{"id":1,"method":"tools/list","params":{},"jsonrpc":"2.0"}"#,
+    r#"{"id":1,"method":"tools/list","params":{}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/no-such","params":{"a":1}}"#,
     // Repeated members.
     r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
     r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list","params":{}}"#,

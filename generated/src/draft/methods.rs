@@ -346,70 +346,128 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "completion/complete" => {
-                <super::CompleteRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Complete(p)))
+                *out = Some(
+                    place(
+                        Self::Complete(
+                            <super::CompleteRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "prompts/get" => {
-                <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::GetPrompt(p)))
+                *out = Some(
+                    place(
+                        Self::GetPrompt(
+                            <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "prompts/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListPrompts(p)))
+                *out = Some(
+                    place(
+                        Self::ListPrompts(
+                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "resources/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListResources(p)))
+                *out = Some(
+                    place(
+                        Self::ListResources(
+                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "resources/read" => {
-                <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ReadResource(p)))
+                *out = Some(
+                    place(
+                        Self::ReadResource(
+                            <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "resources/templates/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListResourceTemplates(p)))
+                *out = Some(
+                    place(
+                        Self::ListResourceTemplates(
+                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "server/discover" => {
-                <super::RequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Discover(p)))
+                *out = Some(
+                    place(
+                        Self::Discover(
+                            <super::RequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "subscriptions/listen" => {
-                <super::SubscriptionsListenRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::SubscriptionsListen(p)))
+                *out = Some(
+                    place(
+                        Self::SubscriptionsListen(
+                            <super::SubscriptionsListenRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tools/call" => {
-                <super::CallToolRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::CallTool(p)))
+                *out = Some(
+                    place(
+                        Self::CallTool(
+                            <super::CallToolRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tools/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListTools(p)))
+                *out = Some(
+                    place(
+                        Self::ListTools(
+                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,
@@ -615,22 +673,29 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "notifications/cancelled" => {
-                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Cancelled(p)))
+                *out = Some(
+                    place(
+                        Self::Cancelled(
+                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,
@@ -767,58 +832,112 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "notifications/cancelled" => {
-                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Cancelled(p)))
+                *out = Some(
+                    place(
+                        Self::Cancelled(
+                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/message" => {
-                <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::LoggingMessage(p)))
+                *out = Some(
+                    place(
+                        Self::LoggingMessage(
+                            <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/progress" => {
-                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Progress(p)))
+                *out = Some(
+                    place(
+                        Self::Progress(
+                            <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/prompts/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::PromptListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::PromptListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "notifications/resources/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::ResourceListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ResourceListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "notifications/resources/updated" => {
-                <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ResourceUpdated(p)))
+                *out = Some(
+                    place(
+                        Self::ResourceUpdated(
+                            <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/subscriptions/acknowledged" => {
-                <super::SubscriptionsAcknowledgedNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::SubscriptionsAcknowledged(p)))
+                *out = Some(
+                    place(
+                        Self::SubscriptionsAcknowledged(
+                            <super::SubscriptionsAcknowledgedNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/tools/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::ToolListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ToolListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,

@@ -4611,6 +4611,21 @@ impl crate::rt::union::Arms for ElicitResultContentValue {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            1usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            2usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::vec::Vec<::std::string::String>>
@@ -11206,6 +11221,21 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -12436,6 +12466,21 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
+        }
+    }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
         }
     }
 }

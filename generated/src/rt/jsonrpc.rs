@@ -128,16 +128,20 @@ pub trait MethodSet: Sized {
     fn decode(method: &str, params: Option<Value>) -> Result<Option<Self>, DecodeError>;
 
     /// Decodes the params of `method` from `params`, a deserializer standing at them in the
-    /// pass over the whole message; `Ok(None)` if the set has no such method (the params
-    /// are then skipped). The default knows no method, so the message is decoded by
+    /// pass over the whole message, and stores `place` of them in `out`; leaves `out` as
+    /// it is (and skips the params) if the set has no such method. The value goes
+    /// straight to `out` rather than back through the deserializers' `Result`s, each of
+    /// which would copy it. The default knows no method, so the message is decoded by
     /// [`MethodSet::decode_text`] instead.
     #[doc(hidden)]
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> Result<Option<Self>, D::Error> {
-        let _ = method;
-        serde::de::IgnoredAny::deserialize(params).map(|_| None)
+        place: impl FnOnce(Self) -> T,
+        out: &mut Option<T>,
+    ) -> Result<(), D::Error> {
+        let _ = (method, place, out);
+        serde::de::IgnoredAny::deserialize(params).map(|_| ())
     }
 
     /// Decodes the params of `method` from their JSON text, in one pass without building
@@ -286,10 +290,11 @@ pub fn decode<R: MethodSet, N: MethodSet>(
     bytes: &[u8],
     options: Options,
 ) -> Result<Message<R, N>, ProtocolError> {
-    if let Some(message) = std::str::from_utf8(bytes)
-        .ok()
-        .and_then(one_pass::decode::<R, N>)
-    {
+    let mut out = None;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        one_pass::receive::<R, N>(text, &mut out);
+    }
+    if let Some(Received::Message(message)) = out {
         return Ok(message);
     }
     parse(bytes)?.decode(options)
@@ -321,10 +326,11 @@ pub fn receive<R: MethodSet, N: MethodSet>(
     bytes: &[u8],
     options: Options,
 ) -> Result<Received<'_, R, N>, ProtocolError> {
-    if let Some(received) = std::str::from_utf8(bytes)
-        .ok()
-        .and_then(one_pass::receive::<R, N>)
-    {
+    let mut out = None;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        one_pass::receive::<R, N>(text, &mut out);
+    }
+    if let Some(received) = out {
         return Ok(received);
     }
     let parsed = parse(bytes)?;
@@ -348,116 +354,123 @@ mod one_pass {
 
     use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-    use serde_json::value::RawValue;
-
     use super::{Id, Message, MethodSet, Received};
     use crate::rt::serde_helpers::Key;
 
-    pub(super) fn decode<R: MethodSet, N: MethodSet>(text: &str) -> Option<Message<R, N>> {
-        match receive::<R, N>(text)? {
-            Received::Message(message) => Some(message),
-            Received::Result { .. } => None,
+    /// Decodes `text` into `out`, which is left `None` when the two-pass way must decide.
+    /// The visitor writes the message into `out` where it is built, rather than handing
+    /// it back through serde's `Result`s: a message is as large as the largest method's
+    /// params (hundreds of bytes), and each layer it passed through would copy it.
+    pub(super) fn receive<'a, R: MethodSet, N: MethodSet>(
+        text: &'a str,
+        out: &mut Option<Received<'a, R, N>>,
+    ) {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let read = de.deserialize_map(MessageVisitor::<R, N> { out: &mut *out });
+        if read.is_err() || de.end().is_err() {
+            *out = None;
         }
     }
 
-    pub(super) fn receive<R: MethodSet, N: MethodSet>(text: &str) -> Option<Received<'_, R, N>> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let received = de
-            .deserialize_map(MessageVisitor::<R, N>(PhantomData))
-            .ok()??;
-        de.end().ok()?;
-        Some(received)
+    struct MessageVisitor<'o, 'de, R, N> {
+        out: &'o mut Option<Received<'de, R, N>>,
     }
 
-    /// Params decoded by the set the `id` seen so far says.
-    enum Decoded<R, N> {
-        Request(R),
-        Notification(N),
-    }
-
-    struct MessageVisitor<R, N>(PhantomData<(R, N)>);
-
-    impl<'de, R: MethodSet, N: MethodSet> Visitor<'de> for MessageVisitor<R, N> {
-        type Value = Option<Received<'de, R, N>>;
+    impl<'de, R: MethodSet, N: MethodSet> Visitor<'de> for MessageVisitor<'_, 'de, R, N> {
+        /// The message, if any, is in `out`; it stays `None` when the two-pass way decides.
+        type Value = ();
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a JSON-RPC message")
         }
 
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
             let mut jsonrpc = false;
             let mut id: Option<Id> = None;
             let mut method: Option<Cow<'de, str>> = None;
-            let mut params: Option<Decoded<R, N>> = None;
-            let mut result: Option<&'de RawValue> = None;
+            // Whether `out` holds the params (a request or a notification) or a result.
+            let mut params = false;
+            let mut result = false;
             while let Some(key) = map.next_key::<Key<'de>>()? {
                 match key.as_str() {
                     "jsonrpc" if !jsonrpc => {
                         let value = map.next_value::<Key<'de>>()?;
                         if value.as_str() != "2.0" {
-                            return Ok(None);
+                            return Ok(());
                         }
                         jsonrpc = true;
                     }
-                    "id" if id.is_none() && params.is_none() => {
+                    "id" if id.is_none() && !params && !result => {
                         id = Some(map.next_value::<Id>()?);
                     }
-                    "method" if method.is_none() && result.is_none() => {
+                    "method" if method.is_none() && !result => {
                         method = Some(map.next_value::<Key<'de>>()?.into_cow());
                     }
-                    "result" if result.is_none() && method.is_none() => {
-                        result = Some(map.next_value()?);
+                    "result" if !result && method.is_none() => {
+                        let Some(id) = id.take() else {
+                            return Ok(());
+                        };
+                        let raw = map.next_value()?;
+                        *self.out = Some(Received::Result { id, result: raw });
+                        result = true;
                     }
-                    "params" if params.is_none() && result.is_none() => {
+                    "params" if !params && !result => {
                         let Some(m) = method.as_deref() else {
-                            return Ok(None);
+                            return Ok(());
                         };
-                        let decoded = if id.is_some() {
-                            map.next_value_seed(Params::<R>(m, PhantomData))?
-                                .map(Decoded::Request)
-                        } else {
-                            map.next_value_seed(Params::<N>(m, PhantomData))?
-                                .map(Decoded::Notification)
-                        };
-                        let Some(decoded) = decoded else {
-                            return Ok(None);
-                        };
-                        params = Some(decoded);
+                        match id.take() {
+                            Some(id) => map.next_value_seed(Params {
+                                method: m,
+                                place: |request| {
+                                    Received::Message(Message::Request { id, request })
+                                },
+                                out: &mut *self.out,
+                                _set: PhantomData::<R>,
+                            })?,
+                            None => map.next_value_seed(Params {
+                                method: m,
+                                place: |n| Received::Message(Message::Notification(n)),
+                                out: &mut *self.out,
+                                _set: PhantomData::<N>,
+                            })?,
+                        }
+                        if self.out.is_none() {
+                            return Ok(());
+                        }
+                        params = true;
                     }
-                    // Repeated members, an `id` after the params (decoded as a
-                    // notification's), a response: the two-pass way decides.
+                    // Repeated members, an `id` after the params or the result (decoded
+                    // as a notification's), a response: the two-pass way decides.
                     "id" | "jsonrpc" | "method" | "params" | "result" | "error" => {
-                        return Ok(None);
+                        *self.out = None;
+                        return Ok(());
                     }
                     _ => {
                         map.next_value::<IgnoredAny>()?;
                     }
                 }
             }
-            if !jsonrpc {
-                return Ok(None);
+            if !jsonrpc || !(params || result) {
+                *self.out = None;
             }
-            Ok(match (id, method, params, result) {
-                (Some(id), Some(_), Some(Decoded::Request(request)), None) => {
-                    Some(Received::Message(Message::Request { id, request }))
-                }
-                (None, Some(_), Some(Decoded::Notification(n)), None) => {
-                    Some(Received::Message(Message::Notification(n)))
-                }
-                (Some(id), None, None, Some(result)) => Some(Received::Result { id, result }),
-                _ => None,
-            })
+            Ok(())
         }
     }
 
-    /// The params of `method`, decoded by the set `S`; `None` when `S` has no such method.
-    struct Params<'m, S>(&'m str, PhantomData<S>);
+    /// The params of `method`, decoded by the set `S` and stored as `place` of them in
+    /// `out`; `out` stays `None` when `S` has no such method.
+    struct Params<'m, 'o, S, P: FnOnce(S) -> T, T> {
+        method: &'m str,
+        place: P,
+        out: &'o mut Option<T>,
+        _set: PhantomData<S>,
+    }
 
-    impl<'de, S: MethodSet> DeserializeSeed<'de> for Params<'_, S> {
-        type Value = Option<S>;
+    impl<'de, S: MethodSet, P: FnOnce(S) -> T, T> DeserializeSeed<'de> for Params<'_, '_, S, P, T> {
+        type Value = ();
 
-        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<S>, D::Error> {
-            S::decode_in(self.0, ObjectOnly(deserializer))
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+            S::decode_in(self.method, ObjectOnly(deserializer), self.place, self.out)
         }
     }
 

@@ -290,6 +290,23 @@ pub trait Arms: Sized {
 
     /// Decodes the payload of arm `index` from `deserializer`.
     fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
+
+    /// Arm `index` holding the string `v`, when that arm is a plain `String` (which every
+    /// string decodes to); otherwise `v` back, to be decoded the general way. It saves
+    /// reading the string into a [`Value`] first.
+    #[doc(hidden)]
+    fn string_arm(index: usize, v: String) -> Result<Self, String> {
+        let _ = index;
+        Err(v)
+    }
+
+    /// Arm `index` holding the integer `v`, when that arm is a plain `i64`; otherwise
+    /// `None`, and `v` is decoded the general way.
+    #[doc(hidden)]
+    fn integer_arm(index: usize, v: i64) -> Option<Self> {
+        let _ = (index, v);
+        None
+    }
 }
 
 /// Decodes a union, choosing its arm by the rules in the [module docs](self) and buffering
@@ -306,6 +323,31 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
         "{} (as {}): {}",
         facts.name, facts.arms[index].name, e
     ))
+}
+
+/// A string: straight into the arm the rules choose when that arm is a plain `String`, as
+/// [`buffered`] would decode it; otherwise through [`buffered`].
+fn string<U: Arms, E: de::Error>(v: String) -> Result<U, E> {
+    let v = match U::facts().select_scalar(Json::String) {
+        Some(index) => match U::string_arm(index, v) {
+            Ok(u) => return Ok(u),
+            Err(v) => v,
+        },
+        None => v,
+    };
+    buffered(Value::String(v))
+}
+
+/// An integer that fits `i64`: straight into the arm the rules choose when that arm is a
+/// plain `i64`, as [`buffered`] would decode it; otherwise through [`buffered`].
+fn integer<U: Arms, E: de::Error>(v: i64) -> Result<U, E> {
+    if let Some(u) = U::facts()
+        .select_scalar(Json::Integer)
+        .and_then(|index| U::integer_arm(index, v))
+    {
+        return Ok(u);
+    }
+    buffered(Value::from(v))
 }
 
 /// Chooses and decodes the arm of a value read whole.
@@ -370,11 +412,14 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<U, E> {
-        buffered(Value::from(v))
+        integer(v)
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<U, E> {
-        buffered(Value::from(v))
+        match i64::try_from(v) {
+            Ok(v) => integer(v),
+            Err(_) => buffered(Value::from(v)),
+        }
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<U, E> {
@@ -388,11 +433,11 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<U, E> {
-        buffered(Value::String(v.to_string()))
+        string(v.to_string())
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> Result<U, E> {
-        buffered(Value::String(v))
+        string(v)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<U, E> {
@@ -713,5 +758,185 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for NotingMap<'_, 'de, A> {
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A string or an integer goes straight into a plain `String` / `i64` arm; these hold
+    //! that shortcut to what reading the value whole and choosing by the rules gives.
+
+    use super::*;
+
+    const fn arm(name: &'static str, json: Json) -> Arm {
+        Arm {
+            name,
+            json,
+            tags: &[],
+            tag_optional: false,
+            required: &[],
+            known: &[],
+            alts: &[],
+            items: &[],
+            shadowed: false,
+        }
+    }
+
+    /// Like the generated unions: which of its arms are plain is the `bool`s.
+    #[derive(Debug, PartialEq)]
+    enum Test {
+        Text(String),
+        Int(i64),
+        Unsigned(u64),
+        Num(serde_json::Number),
+        Flag(bool),
+    }
+
+    thread_local! {
+        /// How many values took the shortcut.
+        static TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The facts of a test union, and whether its `Text` and `Int` arms are plain.
+    trait Facts {
+        const FACTS: Union;
+        const PLAIN: bool;
+    }
+
+    macro_rules! test_union {
+        ($name:ident, $plain:expr, [$($arm:expr),*], [$($variant:ident : $ty:ty),*]) => {
+            #[derive(Debug, PartialEq)]
+            struct $name(Test);
+            impl Facts for $name {
+                const FACTS: Union = Union { name: stringify!($name), tag: None, arms: &[$($arm),*] };
+                const PLAIN: bool = $plain;
+            }
+            impl<'de> Deserialize<'de> for $name {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    deserialize(d)
+                }
+            }
+            impl Arms for $name {
+                fn facts() -> &'static Union {
+                    &<Self as Facts>::FACTS
+                }
+                fn arm<'de, D: Deserializer<'de>>(index: usize, d: D) -> Result<Self, D::Error> {
+                    let mut i = 0;
+                    $(
+                        if i == index {
+                            return <$ty>::deserialize(d).map(|v| $name(Test::$variant(v)));
+                        }
+                        i += 1;
+                    )*
+                    let _ = i;
+                    Err(de::Error::custom("no such arm"))
+                }
+                fn string_arm(index: usize, v: String) -> Result<Self, String> {
+                    match Self::FACTS.arms.get(index) {
+                        Some(a) if Self::PLAIN && a.name == "Text" => {
+                            TAKEN.with(|t| t.set(t.get() + 1));
+                            Ok($name(Test::Text(v)))
+                        }
+                        _ => Err(v),
+                    }
+                }
+                fn integer_arm(index: usize, v: i64) -> Option<Self> {
+                    match Self::FACTS.arms.get(index) {
+                        Some(a) if Self::PLAIN && a.name == "Int" => {
+                            TAKEN.with(|t| t.set(t.get() + 1));
+                            Some($name(Test::Int(v)))
+                        }
+                        _ => None,
+                    }
+                }
+            }
+        };
+    }
+
+    test_union!(TextOrInt, true, [arm("Text", Json::String), arm("Int", Json::Integer)], [Text: String, Int: i64]);
+    test_union!(NotPlain, false, [arm("Text", Json::String), arm("Int", Json::Integer)], [Text: String, Int: i64]);
+    test_union!(IntOrNumber, true, [arm("Int", Json::Integer), arm("Num", Json::Number), arm("Text", Json::String)], [Int: i64, Num: serde_json::Number, Text: String]);
+    test_union!(UnsignedOrFlag, true, [arm("Unsigned", Json::Integer), arm("Flag", Json::Boolean)], [Unsigned: u64, Flag: bool]);
+    test_union!(TwoTexts, true, [arm("Text", Json::String), arm("Text", Json::String)], [Text: String, Text: String]);
+
+    const TEXTS: &[&str] = &[
+        r#""a""#,
+        r#""""#,
+        r#""\u00e9\n""#,
+        "0",
+        "-7",
+        "9223372036854775807",
+        "9223372036854775808",
+        "18446744073709551615",
+        "-9223372036854775808",
+        "1.5",
+        "2.0",
+        "true",
+        "null",
+        "[1]",
+        r#"{"a":1}"#,
+    ];
+
+    /// Decodes each text as `U` (the shortcut, through the deserializer from text and from
+    /// a `Value`) and as the value read whole and given to the rules; all must agree. How
+    /// many of the texts took the shortcut.
+    fn agree<U: Arms + Facts + PartialEq + fmt::Debug + de::DeserializeOwned>() -> usize {
+        let mut shortcut = 0;
+        for text in TEXTS {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let whole = buffered::<U, serde_json::Error>(value.clone()).map_err(|e| e.to_string());
+            let before = TAKEN.with(|t| t.get());
+            let from_text = serde_json::from_str::<U>(text).map_err(|e| {
+                // serde_json adds where in the text; the rules' own error is the same.
+                let s = e.to_string();
+                s.split(" at line ").next().unwrap_or_default().to_string()
+            });
+            shortcut += TAKEN.with(|t| t.get()) - before;
+            let from_value = serde_json::from_value::<U>(value.clone()).map_err(|e| e.to_string());
+            assert_eq!(from_text, whole, "{} {text}", U::FACTS.name);
+            assert_eq!(from_value, whole, "{} {text}", U::FACTS.name);
+        }
+        shortcut
+    }
+
+    #[test]
+    fn a_scalar_takes_the_plain_arm_the_rules_choose() {
+        let taken = [
+            agree::<TextOrInt>(),
+            agree::<NotPlain>(),
+            agree::<IntOrNumber>(),
+            agree::<UnsignedOrFlag>(),
+            agree::<TwoTexts>(),
+        ];
+        // TextOrInt: the 3 strings and the 4 integers that fit i64; IntOrNumber the same
+        // (an integer prefers the integer arm); none where no arm is plain, the integer
+        // arm is a u64, or the rules leave two arms.
+        assert_eq!(taken, [7, 0, 7, 0, 0]);
+    }
+
+    #[cfg(feature = "v2026_07_28")]
+    #[test]
+    fn generated_scalar_unions_take_their_plain_arms() {
+        use crate::v2026_07_28::{ProgressToken, RequestId};
+        for text in TEXTS {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let quick =
+                serde_json::from_value::<ProgressToken>(value.clone()).map_err(|e| e.to_string());
+            let whole = buffered::<ProgressToken, serde_json::Error>(value.clone())
+                .map_err(|e| e.to_string());
+            assert_eq!(quick, whole, "ProgressToken {text}");
+            let quick =
+                serde_json::from_value::<RequestId>(value.clone()).map_err(|e| e.to_string());
+            let whole = buffered::<RequestId, serde_json::Error>(value).map_err(|e| e.to_string());
+            assert_eq!(quick, whole, "RequestId {text}");
+        }
+        assert_eq!(
+            serde_json::from_str::<ProgressToken>("\"op\"").unwrap(),
+            ProgressToken::String("op".into())
+        );
+        assert_eq!(
+            serde_json::from_str::<ProgressToken>("-3").unwrap(),
+            ProgressToken::Integer(-3)
+        );
     }
 }

@@ -6965,6 +6965,21 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -7999,6 +8014,21 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
+        }
+    }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
         }
     }
 }

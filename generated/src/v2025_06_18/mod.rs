@@ -3512,6 +3512,21 @@ impl crate::rt::union::Arms for ElicitResultContentValue {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::string::String> for ElicitResultContentValue {
@@ -7843,6 +7858,21 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -8724,6 +8754,21 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
+        }
+    }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
         }
     }
 }

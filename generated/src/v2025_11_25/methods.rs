@@ -507,108 +507,217 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "completion/complete" => {
-                <super::CompleteRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Complete(p)))
+                *out = Some(
+                    place(
+                        Self::Complete(
+                            <super::CompleteRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "initialize" => {
-                <super::InitializeRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Initialize(p)))
+                *out = Some(
+                    place(
+                        Self::Initialize(
+                            <super::InitializeRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "logging/setLevel" => {
-                <super::SetLevelRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::SetLevel(p)))
+                *out = Some(
+                    place(
+                        Self::SetLevel(
+                            <super::SetLevelRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "ping" => {
-                <super::RequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Ping(Some(p))))
+                *out = Some(
+                    place(
+                        Self::Ping(
+                            Some(
+                                <super::RequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "prompts/get" => {
-                <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::GetPrompt(p)))
+                *out = Some(
+                    place(
+                        Self::GetPrompt(
+                            <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "prompts/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListPrompts(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListPrompts(
+                            Some(
+                                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "resources/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListResources(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListResources(
+                            Some(
+                                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "resources/read" => {
-                <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ReadResource(p)))
+                *out = Some(
+                    place(
+                        Self::ReadResource(
+                            <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "resources/subscribe" => {
-                <super::SubscribeRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Subscribe(p)))
+                *out = Some(
+                    place(
+                        Self::Subscribe(
+                            <super::SubscribeRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "resources/templates/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListResourceTemplates(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListResourceTemplates(
+                            Some(
+                                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "resources/unsubscribe" => {
-                <super::UnsubscribeRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Unsubscribe(p)))
+                *out = Some(
+                    place(
+                        Self::Unsubscribe(
+                            <super::UnsubscribeRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tasks/cancel" => {
-                <super::CancelTaskRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::CancelTask(p)))
+                *out = Some(
+                    place(
+                        Self::CancelTask(
+                            <super::CancelTaskRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tasks/get" => {
-                <super::GetTaskRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::GetTask(p)))
+                *out = Some(
+                    place(
+                        Self::GetTask(
+                            <super::GetTaskRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tasks/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListTasks(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListTasks(
+                            Some(
+                                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "tasks/result" => {
-                <super::GetTaskPayloadRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::GetTaskPayload(p)))
+                *out = Some(
+                    place(
+                        Self::GetTaskPayload(
+                            <super::GetTaskPayloadRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tools/call" => {
-                <super::CallToolRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::CallTool(p)))
+                *out = Some(
+                    place(
+                        Self::CallTool(
+                            <super::CallToolRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tools/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListTools(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListTools(
+                            Some(
+                                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,
@@ -849,56 +958,112 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "elicitation/create" => {
-                <super::ElicitRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Elicit(p)))
+                *out = Some(
+                    place(
+                        Self::Elicit(
+                            <super::ElicitRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "ping" => {
-                <super::RequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Ping(Some(p))))
+                *out = Some(
+                    place(
+                        Self::Ping(
+                            Some(
+                                <super::RequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "roots/list" => {
-                <super::RequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::ListRoots(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListRoots(
+                            Some(
+                                <super::RequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "sampling/createMessage" => {
-                <super::CreateMessageRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::CreateMessage(p)))
+                *out = Some(
+                    place(
+                        Self::CreateMessage(
+                            <super::CreateMessageRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tasks/cancel" => {
-                <super::CancelTaskRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::CancelTask(p)))
+                *out = Some(
+                    place(
+                        Self::CancelTask(
+                            <super::CancelTaskRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tasks/get" => {
-                <super::GetTaskRequestParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::GetTask(p)))
+                *out = Some(
+                    place(
+                        Self::GetTask(
+                            <super::GetTaskRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "tasks/list" => {
-                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ListTasks(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ListTasks(
+                            Some(
+                                <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "tasks/result" => {
-                <super::GetTaskPayloadRequestParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::GetTaskPayload(p)))
+                *out = Some(
+                    place(
+                        Self::GetTaskPayload(
+                            <super::GetTaskPayloadRequestParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,
@@ -1062,42 +1227,77 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "notifications/cancelled" => {
-                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Cancelled(p)))
+                *out = Some(
+                    place(
+                        Self::Cancelled(
+                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/initialized" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::Initialized(Some(p))))
+                *out = Some(
+                    place(
+                        Self::Initialized(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "notifications/progress" => {
-                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Progress(p)))
+                *out = Some(
+                    place(
+                        Self::Progress(
+                            <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/roots/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::RootsListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::RootsListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "notifications/tasks/status" => {
-                <super::TaskStatusNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::TaskStatus(p)))
+                *out = Some(
+                    place(
+                        Self::TaskStatus(
+                            <super::TaskStatusNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,
@@ -1270,64 +1470,123 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
+    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
         method: &str,
         params: D,
-    ) -> ::std::result::Result<::std::option::Option<Self>, D::Error> {
+        place: impl FnOnce(Self) -> T,
+        out: &mut ::std::option::Option<T>,
+    ) -> ::std::result::Result<(), D::Error> {
         match method {
             "notifications/cancelled" => {
-                <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Cancelled(p)))
+                *out = Some(
+                    place(
+                        Self::Cancelled(
+                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/elicitation/complete" => {
-                <super::ElicitationCompleteNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ElicitationComplete(p)))
+                *out = Some(
+                    place(
+                        Self::ElicitationComplete(
+                            <super::ElicitationCompleteNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/message" => {
-                <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::LoggingMessage(p)))
+                *out = Some(
+                    place(
+                        Self::LoggingMessage(
+                            <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/progress" => {
-                <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::Progress(p)))
+                *out = Some(
+                    place(
+                        Self::Progress(
+                            <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/prompts/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::PromptListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::PromptListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "notifications/resources/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::ResourceListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ResourceListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             "notifications/resources/updated" => {
-                <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::ResourceUpdated(p)))
+                *out = Some(
+                    place(
+                        Self::ResourceUpdated(
+                            <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/tasks/status" => {
-                <super::TaskStatusNotificationParams as serde::Deserialize>::deserialize(
-                        params,
-                    )
-                    .map(|p| Some(Self::TaskStatus(p)))
+                *out = Some(
+                    place(
+                        Self::TaskStatus(
+                            <super::TaskStatusNotificationParams as serde::Deserialize>::deserialize(
+                                params,
+                            )?,
+                        ),
+                    ),
+                );
             }
             "notifications/tools/list_changed" => {
-                <super::NotificationParams as serde::Deserialize>::deserialize(params)
-                    .map(|p| Some(Self::ToolListChanged(Some(p))))
+                *out = Some(
+                    place(
+                        Self::ToolListChanged(
+                            Some(
+                                <super::NotificationParams as serde::Deserialize>::deserialize(
+                                    params,
+                                )?,
+                            ),
+                        ),
+                    ),
+                );
             }
             _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)
-                    .map(|_| None)
+                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
             }
         }
+        Ok(())
     }
     fn decode_text(
         method: &str,

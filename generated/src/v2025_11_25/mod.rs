@@ -5916,6 +5916,21 @@ impl crate::rt::union::Arms for ElicitResultContentValue {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            1usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            2usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::vec::Vec<::std::string::String>>
@@ -11880,6 +11895,21 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -12946,6 +12976,21 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
+        }
+    }
+    fn string_arm(
+        index: usize,
+        v: ::std::string::String,
+    ) -> ::std::result::Result<Self, ::std::string::String> {
+        match index {
+            0usize => ::std::result::Result::Ok(Self::String(v)),
+            _ => ::std::result::Result::Err(v),
+        }
+    }
+    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
+        match index {
+            1usize => ::std::option::Option::Some(Self::Integer(v)),
+            _ => ::std::option::Option::None,
         }
     }
 }
