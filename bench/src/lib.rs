@@ -262,42 +262,39 @@ macro_rules! versions {
                         unknown_methods: UnknownMethods::Reject,
                         batches: ms::BATCHES,
                     };
-                    // `rt::jsonrpc::receive`: one pass in the usual member order; a
-                    // result response is decoded by the method it answers straight from
-                    // its text.
+                    // `rt::jsonrpc::receive_typed`: one pass in the usual member order,
+                    // a result response decoded by the method it answers (which the
+                    // corpus names, as a client's table of pending requests would) as
+                    // it is read.
+                    let method_of = |_: &Id| answers().ok();
+                    let unmatched = || "a response the corpus does not say the method of".to_string();
                     match entry.from {
                         Side::Client => {
-                            match jsonrpc::receive::<ms::ClientRequest, ms::ClientNotification>(
+                            match jsonrpc::receive_typed::<ms::ClientRequest, ms::ClientNotification, ms::ClientResult>(
                                 &entry.bytes,
                                 options,
+                                method_of,
                             ) {
                                 Err(e) => Err(e.to_string()),
-                                Ok(jsonrpc::Received::Result { id, result }) if entry.answers.is_some() => {
-                                    let result = ms::ClientResult::decode_text(answers()?, result)
-                                        .map_err(|e| e.to_string())?;
-                                    Ok(K::client_answer(id, result))
+                                Ok(jsonrpc::Incoming::Result { id, result }) => {
+                                    Ok(K::client_answer(id, result.map_err(|e| e.to_string())?))
                                 }
-                                Ok(jsonrpc::Received::Result { .. }) => {
-                                    Err("a response the corpus does not say the method of".into())
-                                }
-                                Ok(jsonrpc::Received::Message(m)) => Ok(K::from_client(m)),
+                                Ok(jsonrpc::Incoming::Unmatched { .. }) => Err(unmatched()),
+                                Ok(jsonrpc::Incoming::Message(m)) => Ok(K::from_client(m)),
                             }
                         }
                         Side::Server => {
-                            match jsonrpc::receive::<ms::ServerRequest, ms::ServerNotification>(
+                            match jsonrpc::receive_typed::<ms::ServerRequest, ms::ServerNotification, ms::ServerResult>(
                                 &entry.bytes,
                                 options,
+                                method_of,
                             ) {
                                 Err(e) => Err(e.to_string()),
-                                Ok(jsonrpc::Received::Result { id, result }) if entry.answers.is_some() => {
-                                    let result = ms::ServerResult::decode_text(answers()?, result)
-                                        .map_err(|e| e.to_string())?;
-                                    Ok(K::server_answer(id, result))
+                                Ok(jsonrpc::Incoming::Result { id, result }) => {
+                                    Ok(K::server_answer(id, result.map_err(|e| e.to_string())?))
                                 }
-                                Ok(jsonrpc::Received::Result { .. }) => {
-                                    Err("a response the corpus does not say the method of".into())
-                                }
-                                Ok(jsonrpc::Received::Message(m)) => Ok(K::from_server(m)),
+                                Ok(jsonrpc::Incoming::Unmatched { .. }) => Err(unmatched()),
+                                Ok(jsonrpc::Incoming::Message(m)) => Ok(K::from_server(m)),
                             }
                         }
                     }

@@ -1210,6 +1210,27 @@ fn method_sets(model: &Model) -> TokenStream {
             };
             quote!(Method::#v => crate::rt::jsonrpc::#decode::<#v>(raw.get()).map(Self::#v),)
         });
+        // In the pass over the whole message: a union of results takes its usual arm in
+        // one pass where the rules confirm it, and leaves the rest to `decode_text`.
+        let in_arms = methods.iter().map(|m| {
+            let v = ident(&marker_name(m));
+            if m.results.len() > 1 {
+                quote!(Method::#v => *out = crate::rt::union::usual_arm_in::<<#v as crate::rt::method::Request>::Result, D>(result)?.map(Self::#v),)
+            } else {
+                quote!(Method::#v => *out = Some(Self::#v(<<#v as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(result)?)),)
+            }
+        });
+        let in_body = if methods.is_empty() {
+            quote!(let _ = (method, result, out);)
+        } else {
+            quote! {
+                match method {
+                    #( #in_arms )*
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+            }
+        };
         let ser_arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));
             quote!(Self::#v(r) => r.serialize(serializer),)
@@ -1253,6 +1274,20 @@ fn method_sets(model: &Model) -> TokenStream {
                             raw: serde_json::from_str(raw.get()).unwrap_or(serde_json::Value::Null),
                         }),
                     }
+                }
+            }
+            impl crate::rt::jsonrpc::ResultSet for #enum_name {
+                type Method = Method;
+                fn decode_text(method: Method, raw: &serde_json::value::RawValue) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                    Self::decode_text(method, raw)
+                }
+                fn decode_in<'de, D: serde::Deserializer<'de>>(
+                    method: Method,
+                    result: D,
+                    out: &mut ::std::option::Option<Self>,
+                ) -> ::std::result::Result<(), D::Error> {
+                    #in_body
+                    Ok(())
                 }
             }
             /// Encodes the result itself, as the `result` of a response.

@@ -6,15 +6,19 @@
 //! server, with unknown methods rejected and kept: decoding never panics, and a message
 //! that decodes encodes to JSON that decodes to the same message. The one-pass entry
 //! point (`decode`, bytes) and the one over a parsed value (`decode_value`) agree on
-//! every input: the same message or the same error, and so does `receive`; and the one-pass encoder
-//! (`encode_to_vec`) writes what `encode` builds.
+//! every input: the same message or the same error, and so does `receive`; `receive_typed`
+//! gives what `receive` and then `decode_text` of the result give, for a method picked from
+//! the input; and the one-pass encoder (`encode_to_vec`) writes what `encode` builds.
 
-use mcp_spec_types::rt::jsonrpc::{self, Message, MethodSet, Options, UnknownMethods};
+use mcp_spec_types::rt::jsonrpc::{
+    self, Id, Incoming, Message, MethodSet, Options, ResultSet, UnknownMethods,
+};
 
-fn check<R, N>(data: &[u8], version: &str, side: &str)
+fn check<R, N, S>(data: &[u8], version: &str, side: &str, methods: &[S::Method])
 where
     R: MethodSet + std::fmt::Debug + PartialEq,
     N: MethodSet + std::fmt::Debug + PartialEq,
+    S: ResultSet + std::fmt::Debug + PartialEq,
 {
     for unknown_methods in [UnknownMethods::Reject, UnknownMethods::Keep] {
         let options = Options {
@@ -90,6 +94,7 @@ where
             ),
             (a, b) => panic!("{version} {side}: receive gives {a:?}, decode {b:?}"),
         }
+        check_typed::<R, N, S>(data, options, version, side, methods);
         let Ok(message) = decoded else {
             continue;
         };
@@ -113,14 +118,86 @@ where
     }
 }
 
+/// `receive_typed` gives what `receive` gives, a result decoded by `decode_text` of the
+/// method the caller names: here one of `methods` picked from the input, or none (the
+/// result then stays raw).
+fn check_typed<R, N, S>(
+    data: &[u8],
+    options: Options,
+    version: &str,
+    side: &str,
+    methods: &[S::Method],
+) where
+    R: MethodSet + std::fmt::Debug + PartialEq,
+    N: MethodSet + std::fmt::Debug + PartialEq,
+    S: ResultSet + std::fmt::Debug + PartialEq,
+{
+    let pick = data.iter().fold(data.len(), |h, b| {
+        h.wrapping_mul(31).wrapping_add(usize::from(*b))
+    });
+    let method = pick
+        .checked_rem(methods.len() + 1)
+        .and_then(|i| methods.get(i).copied());
+    let mut asked = 0;
+    let typed = jsonrpc::receive_typed::<R, N, S>(data, options, |_: &Id| {
+        asked += 1;
+        method
+    });
+    assert!(
+        asked <= 1 || data.windows(4).filter(|w| w == b"\"id\"").count() > 1,
+        "{version} {side}: the caller was asked {asked} times"
+    );
+    match (typed, jsonrpc::receive::<R, N>(data, options)) {
+        (Ok(Incoming::Message(a)), Ok(jsonrpc::Received::Message(b))) => {
+            assert_eq!(a, b, "{version} {side}: receive_typed and receive differ")
+        }
+        (
+            Ok(Incoming::Result { id, result }),
+            Ok(jsonrpc::Received::Result { id: i, result: raw }),
+        ) => {
+            let expected = S::decode_text(method.expect("a method was named"), raw);
+            assert_eq!(
+                id, i,
+                "{version} {side}: receive_typed and receive differ on the id"
+            );
+            assert_eq!(
+                format!("{result:?}"),
+                format!("{expected:?}"),
+                "{version} {side}: receive_typed and decode_text differ"
+            );
+        }
+        (
+            Ok(Incoming::Unmatched { id, result }),
+            Ok(jsonrpc::Received::Result { id: i, result: raw }),
+        ) => {
+            assert!(
+                method.is_none(),
+                "{version} {side}: a named method left the result raw"
+            );
+            assert_eq!(
+                (id, result.get()),
+                (i, raw.get()),
+                "{version} {side}: unmatched result differs"
+            );
+        }
+        (Err(a), Err(b)) => assert_eq!(
+            format!("{a:?}"),
+            format!("{b:?}"),
+            "{version} {side}: receive_typed and receive fail differently"
+        ),
+        (a, b) => panic!("{version} {side}: receive_typed gives {a:?}, receive {b:?}"),
+    }
+}
+
 /// Runs every version's message entry points on `data`.
 pub fn decode_message(data: &[u8]) {
     macro_rules! each {
         ($($v:ident),*) => {$(
             {
                 use mcp_spec_types::$v::methods as m;
-                check::<m::ClientRequest, m::ClientNotification>(data, stringify!($v), "client");
-                check::<m::ServerRequest, m::ServerNotification>(data, stringify!($v), "server");
+                // The server receives the client's messages and results, and the other way round.
+                check::<m::ClientRequest, m::ClientNotification, m::ClientResult>(data, stringify!($v), "client", m::Method::ALL);
+                check::<m::ServerRequest, m::ServerNotification, m::ServerResult>(data, stringify!($v), "server", m::Method::ALL);
             }
         )*};
     }

@@ -1186,6 +1186,111 @@ impl ServerResult {
     }
 }
 
+impl crate::rt::jsonrpc::ResultSet for ServerResult {
+    type Method = Method;
+    fn decode_text(
+        method: Method,
+        raw: &serde_json::value::RawValue,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        Self::decode_text(method, raw)
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: Method,
+        result: D,
+        out: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), D::Error> {
+        match method {
+            Method::Complete => {
+                *out = Some(
+                    Self::Complete(
+                        <<Complete as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::GetPrompt => {
+                *out = crate::rt::union::usual_arm_in::<
+                    <GetPrompt as crate::rt::method::Request>::Result,
+                    D,
+                >(result)?
+                    .map(Self::GetPrompt);
+            }
+            Method::ListPrompts => {
+                *out = Some(
+                    Self::ListPrompts(
+                        <<ListPrompts as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListResources => {
+                *out = Some(
+                    Self::ListResources(
+                        <<ListResources as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ReadResource => {
+                *out = crate::rt::union::usual_arm_in::<
+                    <ReadResource as crate::rt::method::Request>::Result,
+                    D,
+                >(result)?
+                    .map(Self::ReadResource);
+            }
+            Method::ListResourceTemplates => {
+                *out = Some(
+                    Self::ListResourceTemplates(
+                        <<ListResourceTemplates as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::Discover => {
+                *out = Some(
+                    Self::Discover(
+                        <<Discover as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::SubscriptionsListen => {
+                *out = Some(
+                    Self::SubscriptionsListen(
+                        <<SubscriptionsListen as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::CallTool => {
+                *out = crate::rt::union::usual_arm_in::<
+                    <CallTool as crate::rt::method::Request>::Result,
+                    D,
+                >(result)?
+                    .map(Self::CallTool);
+            }
+            Method::ListTools => {
+                *out = Some(
+                    Self::ListTools(
+                        <<ListTools as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// Encodes the result itself, as the `result` of a response.
 impl serde::Serialize for ServerResult {
     fn serialize<S: serde::Serializer>(
@@ -1281,6 +1386,54 @@ impl ClientResult {
                 })
             }
         }
+    }
+}
+
+impl crate::rt::jsonrpc::ResultSet for ClientResult {
+    type Method = Method;
+    fn decode_text(
+        method: Method,
+        raw: &serde_json::value::RawValue,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        Self::decode_text(method, raw)
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: Method,
+        result: D,
+        out: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), D::Error> {
+        match method {
+            Method::Elicit => {
+                *out = Some(
+                    Self::Elicit(
+                        <<Elicit as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListRoots => {
+                *out = Some(
+                    Self::ListRoots(
+                        <<ListRoots as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::CreateMessage => {
+                *out = Some(
+                    Self::CreateMessage(
+                        <<CreateMessage as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+        Ok(())
     }
 }
 

@@ -17,7 +17,9 @@
 //! Responses carry their `result` undecoded ([`serde_json::Value`]): only the method of
 //! the request it answers says what it is. Decode it with [`decode_result`] (typed, by
 //! marker) or the version's `ServerResult::decode` / `ClientResult::decode` (by
-//! [`Method`](crate) value).
+//! [`Method`](crate) value). [`receive`] keeps it as raw text for
+//! `ServerResult::decode_text`; [`receive_typed`] asks the caller for the method of the
+//! request an id names and decodes the result as it reads the message, in one pass.
 
 use std::fmt;
 
@@ -292,7 +294,7 @@ pub fn decode<R: MethodSet, N: MethodSet>(
 ) -> Result<Message<R, N>, ProtocolError> {
     let mut out = None;
     if let Ok(text) = std::str::from_utf8(bytes) {
-        one_pass::receive::<R, N>(text, &mut out);
+        one_pass::receive::<R, N, _>(text, &mut one_pass::Raw, &mut out);
     }
     if let Some(Received::Message(message)) = out {
         return Ok(message);
@@ -328,7 +330,7 @@ pub fn receive<R: MethodSet, N: MethodSet>(
 ) -> Result<Received<'_, R, N>, ProtocolError> {
     let mut out = None;
     if let Ok(text) = std::str::from_utf8(bytes) {
-        one_pass::receive::<R, N>(text, &mut out);
+        one_pass::receive::<R, N, _>(text, &mut one_pass::Raw, &mut out);
     }
     if let Some(received) = out {
         return Ok(received);
@@ -337,6 +339,114 @@ pub fn receive<R: MethodSet, N: MethodSet>(
     match parsed.response() {
         Some((id, result)) => Ok(Received::Result { id, result }),
         None => parsed.decode(options).map(Received::Message),
+    }
+}
+
+/// The results one side answers with, decoded by the method of the request each answers:
+/// the generated `ServerResult` and `ClientResult` enums.
+pub trait ResultSet: Sized {
+    /// The version's `methods::Method` enum.
+    type Method: Copy;
+
+    /// Decodes the `result` of a response to a request of `method` from its JSON text;
+    /// a method this side does not answer, or a result that does not fit, is an error.
+    fn decode_text(method: Self::Method, raw: &RawValue) -> Result<Self, ResultError>;
+
+    /// Decodes the `result` of a response to a request of `method` from `result`, a
+    /// deserializer standing at it in the pass over the whole message, into `out`. Leaves
+    /// `out` as it is when this cannot be decided in the pass (a method this side does not
+    /// answer, a union of results whose usual arm the rules do not confirm), and fails
+    /// where the result does not decode; either way the message is then decoded the
+    /// two-pass way, which gives the outcome, error path included.
+    #[doc(hidden)]
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: Self::Method,
+        result: D,
+        out: &mut Option<Self>,
+    ) -> Result<(), D::Error>;
+}
+
+/// A message as the receiving side wants it, a result response included: what
+/// [`receive_typed`] gives.
+#[derive(Debug)]
+pub enum Incoming<'a, R, N, S> {
+    /// A request, a notification, an error response or a batch, decoded as by [`decode`].
+    Message(Message<R, N>),
+    /// A result response to a request whose method the caller knew: its result decoded by
+    /// that method, or why it does not fit.
+    Result {
+        /// The id of the request it answers.
+        id: Id,
+        /// The result, or why it does not fit the method.
+        result: Result<S, ResultError>,
+    },
+    /// A result response to an id the caller did not know, with its raw result.
+    Unmatched {
+        /// The id it names.
+        id: Id,
+        /// The `result`, as JSON text.
+        result: &'a RawValue,
+    },
+}
+
+/// Decodes a message as the receiving side wants it, results included: a result response
+/// is decoded by the method of the request it answers, which `method_of` gives for its id
+/// (a client keeps the method of each request it sent until its response arrives).
+///
+/// In the usual member order (`jsonrpc`, `id`, then `method` and `params`, or `result`)
+/// this is one pass over the bytes, the result decoded straight into its type as it is
+/// read; otherwise, or where the pass cannot decide, the envelope is read first. Either
+/// way the outcome is that of [`receive`], then `S::decode_text` of the method
+/// `method_of` gives ([`Incoming::Result`]), or the raw result where it gives `None`
+/// ([`Incoming::Unmatched`]). `method_of` is asked once per message (once more only for a
+/// message that names two ids), and only for a result response.
+///
+/// ```
+/// use mcp_spec_types::rt::jsonrpc::{self, Id, Incoming, Options};
+/// use mcp_spec_types::v2025_11_25::methods::{Method, ServerNotification, ServerRequest, ServerResult};
+///
+/// // The client sent `tools/list` as request 4.
+/// let pending = |id: &Id| (*id == Id::Integer(4)).then_some(Method::ListTools);
+/// let bytes = br#"{"jsonrpc":"2.0","id":4,"result":{"tools":[]}}"#;
+/// let incoming = jsonrpc::receive_typed::<ServerRequest, ServerNotification, ServerResult>(
+///     bytes,
+///     Options::default(),
+///     pending,
+/// )
+/// .unwrap();
+/// match incoming {
+///     Incoming::Result { id, result: Ok(ServerResult::ListTools(list)) } => {
+///         assert_eq!((id, list.tools.len()), (Id::Integer(4), 0));
+///     }
+///     other => panic!("not the tools: {other:?}"),
+/// }
+/// ```
+pub fn receive_typed<'a, R: MethodSet, N: MethodSet, S: ResultSet>(
+    bytes: &'a [u8],
+    options: Options,
+    mut method_of: impl FnMut(&Id) -> Option<S::Method>,
+) -> Result<Incoming<'a, R, N, S>, ProtocolError> {
+    let mut sink = one_pass::Typed::<S, _> {
+        method_of: &mut method_of,
+        asked: None,
+    };
+    let mut out = None;
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        one_pass::receive::<R, N, _>(text, &mut sink, &mut out);
+    }
+    if let Some(incoming) = out {
+        return Ok(incoming);
+    }
+    let parsed = parse(bytes)?;
+    match parsed.response() {
+        Some((id, result)) => Ok(match sink.method(&id) {
+            Some(method) => Incoming::Result {
+                result: S::decode_text(method, result),
+                id,
+            },
+            None => Incoming::Unmatched { id, result },
+        }),
+        None => parsed.decode(options).map(Incoming::Message),
     }
 }
 
@@ -354,29 +464,138 @@ mod one_pass {
 
     use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-    use super::{Id, Message, MethodSet, Received};
+    use serde_json::value::RawValue;
+
+    use super::{Id, Incoming, Message, MethodSet, Received, ResultSet};
     use crate::rt::serde_helpers::Key;
+
+    /// What the pass makes of a message: how it wraps a request or notification, and what
+    /// it does with a result response's `result`.
+    pub(super) trait Sink<'de, R, N> {
+        /// What the pass gives.
+        type Out;
+        /// A request or notification.
+        fn message(message: Message<R, N>) -> Self::Out;
+        /// Reads the `result` of a response to request `id` from `map`; `Ok(None)` when the
+        /// two-pass way must decide.
+        fn result<A: MapAccess<'de>>(
+            &mut self,
+            id: Id,
+            map: &mut A,
+        ) -> Result<Option<Self::Out>, A::Error>;
+    }
+
+    /// Keeps a result raw: [`Received`].
+    pub(super) struct Raw;
+
+    impl<'de, R, N> Sink<'de, R, N> for Raw {
+        type Out = Received<'de, R, N>;
+
+        fn message(message: Message<R, N>) -> Self::Out {
+            Received::Message(message)
+        }
+
+        fn result<A: MapAccess<'de>>(
+            &mut self,
+            id: Id,
+            map: &mut A,
+        ) -> Result<Option<Self::Out>, A::Error> {
+            let result: &'de RawValue = map.next_value()?;
+            Ok(Some(Received::Result { id, result }))
+        }
+    }
+
+    /// Decodes a result by the method of the request it answers: [`Incoming`].
+    pub(super) struct Typed<'f, S: ResultSet, F> {
+        /// The method of the request an id names.
+        pub(super) method_of: &'f mut F,
+        /// The id last looked up and what `method_of` said of it, so that the two-pass
+        /// way does not ask again.
+        pub(super) asked: Option<(Id, Option<S::Method>)>,
+    }
+
+    impl<S: ResultSet, F: FnMut(&Id) -> Option<S::Method>> Typed<'_, S, F> {
+        /// The method of the request `id` names, asking `method_of` once per id.
+        pub(super) fn method(&mut self, id: &Id) -> Option<S::Method> {
+            match &self.asked {
+                Some((asked, method)) if asked == id => *method,
+                _ => {
+                    let method = (self.method_of)(id);
+                    self.asked = Some((id.clone(), method));
+                    method
+                }
+            }
+        }
+    }
+
+    impl<'de, R, N, S: ResultSet, F: FnMut(&Id) -> Option<S::Method>> Sink<'de, R, N>
+        for Typed<'_, S, F>
+    {
+        type Out = Incoming<'de, R, N, S>;
+
+        fn message(message: Message<R, N>) -> Self::Out {
+            Incoming::Message(message)
+        }
+
+        fn result<A: MapAccess<'de>>(
+            &mut self,
+            id: Id,
+            map: &mut A,
+        ) -> Result<Option<Self::Out>, A::Error> {
+            let Some(method) = self.method(&id) else {
+                let result: &'de RawValue = map.next_value()?;
+                return Ok(Some(Incoming::Unmatched { id, result }));
+            };
+            let result = map.next_value_seed(ResultSeed::<S>(method))?;
+            Ok(result.map(|result| Incoming::Result {
+                id,
+                result: Ok(result),
+            }))
+        }
+    }
+
+    /// A result decoded by `S` for its method in the pass (see [`ResultSet::decode_in`]).
+    struct ResultSeed<S: ResultSet>(S::Method);
+
+    impl<'de, S: ResultSet> DeserializeSeed<'de> for ResultSeed<S> {
+        type Value = Option<S>;
+
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<S>, D::Error> {
+            let mut out = None;
+            S::decode_in(self.0, deserializer, &mut out)?;
+            Ok(out)
+        }
+    }
 
     /// Decodes `text` into `out`, which is left `None` when the two-pass way must decide.
     /// The visitor writes the message into `out` where it is built, rather than handing
     /// it back through serde's `Result`s: a message is as large as the largest method's
     /// params (hundreds of bytes), and each layer it passed through would copy it.
-    pub(super) fn receive<'a, R: MethodSet, N: MethodSet>(
+    pub(super) fn receive<'a, R: MethodSet, N: MethodSet, K: Sink<'a, R, N>>(
         text: &'a str,
-        out: &mut Option<Received<'a, R, N>>,
+        sink: &mut K,
+        out: &mut Option<K::Out>,
     ) {
         let mut de = serde_json::Deserializer::from_str(text);
-        let read = de.deserialize_map(MessageVisitor::<R, N> { out: &mut *out });
+        let read = de.deserialize_map(MessageVisitor::<R, N, K> {
+            out: &mut *out,
+            sink,
+            _sets: PhantomData,
+        });
         if read.is_err() || de.end().is_err() {
             *out = None;
         }
     }
 
-    struct MessageVisitor<'o, 'de, R, N> {
-        out: &'o mut Option<Received<'de, R, N>>,
+    struct MessageVisitor<'o, 'de, R, N, K: Sink<'de, R, N>> {
+        out: &'o mut Option<K::Out>,
+        sink: &'o mut K,
+        _sets: PhantomData<(R, N)>,
     }
 
-    impl<'de, R: MethodSet, N: MethodSet> Visitor<'de> for MessageVisitor<'_, 'de, R, N> {
+    impl<'de, R: MethodSet, N: MethodSet, K: Sink<'de, R, N>> Visitor<'de>
+        for MessageVisitor<'_, 'de, R, N, K>
+    {
         /// The message, if any, is in `out`; it stays `None` when the two-pass way decides.
         type Value = ();
 
@@ -410,8 +629,10 @@ mod one_pass {
                         let Some(id) = id.take() else {
                             return Ok(());
                         };
-                        let raw = map.next_value()?;
-                        *self.out = Some(Received::Result { id, result: raw });
+                        *self.out = self.sink.result(id, &mut map)?;
+                        if self.out.is_none() {
+                            return Ok(());
+                        }
                         result = true;
                     }
                     "params" if !params && !result => {
@@ -421,15 +642,13 @@ mod one_pass {
                         match id.take() {
                             Some(id) => map.next_value_seed(Params {
                                 method: m,
-                                place: |request| {
-                                    Received::Message(Message::Request { id, request })
-                                },
+                                place: |request| K::message(Message::Request { id, request }),
                                 out: &mut *self.out,
                                 _set: PhantomData::<R>,
                             })?,
                             None => map.next_value_seed(Params {
                                 method: m,
-                                place: |n| Received::Message(Message::Notification(n)),
+                                place: |n| K::message(Message::Notification(n)),
                                 out: &mut *self.out,
                                 _set: PhantomData::<N>,
                             })?,

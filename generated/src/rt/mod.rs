@@ -13,6 +13,7 @@ macro_rules! forward_visit {
     };
 }
 
+mod content;
 pub mod jsonrpc;
 pub mod method;
 pub mod path;

@@ -11,6 +11,8 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
+use super::content::Content;
+
 /// A decoding error and the JSON path where it happened.
 #[derive(Debug)]
 pub struct DecodeError {
@@ -143,27 +145,27 @@ where
     decode_seed(std::marker::PhantomData::<T>, de)
 }
 
-/// Decodes with `seed` from a `serde_json::Value`, reporting the path of any error.
-pub(crate) fn from_value_seed<S: DeserializeSeed<'static>>(
+/// Decodes with `seed` from a value a union read whole, reporting the path of any error.
+pub(crate) fn from_content_seed<'de, S: DeserializeSeed<'de>>(
     seed: S,
-    value: serde_json::Value,
+    content: Content<'de>,
 ) -> Result<S::Value, DecodeError> {
-    decode_seed(seed, value)
+    decode_seed(seed, content)
 }
 
-/// Decodes with `seed` from a `serde_json::Value` through the same wrapper as
-/// [`from_value_seed`] (so that the decoders are compiled once), with tracking off: the
+/// Decodes with `seed` from a value a union read whole, through the same wrapper as
+/// [`from_content_seed`] (so that the decoders are compiled once), with tracking off: the
 /// error has no path.
-pub(crate) fn from_value_seed_untracked<S: DeserializeSeed<'static>>(
+pub(crate) fn from_content_seed_untracked<'de, S: DeserializeSeed<'de>>(
     seed: S,
-    value: serde_json::Value,
+    content: Content<'de>,
 ) -> Result<S::Value, serde_json::Error> {
     let track = Track {
         path: RefCell::new(None),
         enabled: false,
     };
     seed.deserialize(Tracked {
-        de: value,
+        de: content,
         at: &Segment::Root,
         track: &track,
     })

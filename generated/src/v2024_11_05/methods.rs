@@ -1509,6 +1509,144 @@ impl ServerResult {
     }
 }
 
+impl crate::rt::jsonrpc::ResultSet for ServerResult {
+    type Method = Method;
+    fn decode_text(
+        method: Method,
+        raw: &serde_json::value::RawValue,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        Self::decode_text(method, raw)
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: Method,
+        result: D,
+        out: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), D::Error> {
+        match method {
+            Method::Complete => {
+                *out = Some(
+                    Self::Complete(
+                        <<Complete as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::Initialize => {
+                *out = Some(
+                    Self::Initialize(
+                        <<Initialize as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::SetLevel => {
+                *out = Some(
+                    Self::SetLevel(
+                        <<SetLevel as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::Ping => {
+                *out = Some(
+                    Self::Ping(
+                        <<Ping as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::GetPrompt => {
+                *out = Some(
+                    Self::GetPrompt(
+                        <<GetPrompt as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListPrompts => {
+                *out = Some(
+                    Self::ListPrompts(
+                        <<ListPrompts as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListResources => {
+                *out = Some(
+                    Self::ListResources(
+                        <<ListResources as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ReadResource => {
+                *out = Some(
+                    Self::ReadResource(
+                        <<ReadResource as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::Subscribe => {
+                *out = Some(
+                    Self::Subscribe(
+                        <<Subscribe as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListResourceTemplates => {
+                *out = Some(
+                    Self::ListResourceTemplates(
+                        <<ListResourceTemplates as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::Unsubscribe => {
+                *out = Some(
+                    Self::Unsubscribe(
+                        <<Unsubscribe as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::CallTool => {
+                *out = Some(
+                    Self::CallTool(
+                        <<CallTool as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListTools => {
+                *out = Some(
+                    Self::ListTools(
+                        <<ListTools as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// Encodes the result itself, as the `result` of a response.
 impl serde::Serialize for ServerResult {
     fn serialize<S: serde::Serializer>(
@@ -1606,6 +1744,54 @@ impl ClientResult {
                 })
             }
         }
+    }
+}
+
+impl crate::rt::jsonrpc::ResultSet for ClientResult {
+    type Method = Method;
+    fn decode_text(
+        method: Method,
+        raw: &serde_json::value::RawValue,
+    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+        Self::decode_text(method, raw)
+    }
+    fn decode_in<'de, D: serde::Deserializer<'de>>(
+        method: Method,
+        result: D,
+        out: &mut ::std::option::Option<Self>,
+    ) -> ::std::result::Result<(), D::Error> {
+        match method {
+            Method::Ping => {
+                *out = Some(
+                    Self::Ping(
+                        <<Ping as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::ListRoots => {
+                *out = Some(
+                    Self::ListRoots(
+                        <<ListRoots as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            Method::CreateMessage => {
+                *out = Some(
+                    Self::CreateMessage(
+                        <<CreateMessage as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
+                            result,
+                        )?,
+                    ),
+                );
+            }
+            #[allow(unreachable_patterns)]
+            _ => {}
+        }
+        Ok(())
     }
 }
 
