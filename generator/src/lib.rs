@@ -122,47 +122,108 @@ pub fn model_of(input: &Input) -> Result<model::Model, Error> {
     lower::lower(&doc, &input.version, &sha256_hex(input.text.as_bytes()))
 }
 
+/// What one version gives: its files, figures and model.
+struct Version {
+    files: Vec<(String, String)>,
+    stats: Stats,
+    model: model::Model,
+}
+
+/// Loads, lowers and emits one version.
+fn generate_version(input: &Input) -> Result<Version, Error> {
+    let started = std::time::Instant::now();
+    let model = model_of(input)?;
+    let module = emit::module_name(&input.version);
+    let mut files = Vec::new();
+    let mut lines = 0;
+    for (name, contents) in emit::emit(&model, &input.path)? {
+        lines += contents.lines().count();
+        files.push((format!("generated/src/{module}/{name}"), contents));
+    }
+    files.push((
+        format!("tests/src/{module}.rs"),
+        emit::emit_harness(&model, &input.path)?,
+    ));
+    let ir = serde_json::json!({
+        "@generated": format!(
+            "by `cargo xtask codegen` from {} (sha256 {}); do not edit by hand",
+            input.path, model.schema_sha256
+        ),
+        "model": &model,
+    });
+    let ir = serde_json::to_string_pretty(&ir)
+        .map_err(|e| Error::msg(format!("internal error: model does not serialize: {e}")))?;
+    files.push((format!("generated/ir/{}.json", input.version), ir + "\n"));
+    let stats = Stats {
+        version: input.version.clone(),
+        definitions: model
+            .types
+            .iter()
+            .filter(|t| matches!(t.origin, model::Origin::Definition(_)))
+            .count(),
+        items: model.types.len(),
+        lines,
+        elapsed: started.elapsed(),
+    };
+    Ok(Version {
+        files,
+        stats,
+        model,
+    })
+}
+
+/// [`generate_version`] for every input, on as many threads as the machine has cores (the
+/// versions are independent); the outcomes in input order, so the output does not depend
+/// on which thread finished first.
+fn generate_versions(inputs: &[Input]) -> Vec<Result<Version, Error>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(inputs.len());
+    if threads <= 1 {
+        return inputs.iter().map(generate_version).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<Version, Error>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(input) = inputs.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, generate_version(input)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| match w.join() {
+                Ok(mine) => mine,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, v)| v).collect()
+}
+
 /// Runs the whole pipeline for every input. Paths in the output are relative to the
 /// workspace root (`generated/src/v2025_06_18/mod.rs`, `generated/ir/2025-06-18.json`).
+/// The versions are generated side by side on the machine's cores; the output is the same
+/// whatever the number of cores. An error is that of the first input, in order, that
+/// fails.
 pub fn generate(inputs: &[Input]) -> Result<Output, Error> {
     let mut files = Vec::new();
     let mut stats = Vec::new();
     let mut models = Vec::new();
-    for input in inputs {
-        let started = std::time::Instant::now();
-        let model = model_of(input)?;
-        let module = emit::module_name(&input.version);
-        let mut lines = 0;
-        for (name, contents) in emit::emit(&model, &input.path)? {
-            lines += contents.lines().count();
-            files.push((format!("generated/src/{module}/{name}"), contents));
-        }
-        files.push((
-            format!("tests/src/{module}.rs"),
-            emit::emit_harness(&model, &input.path)?,
-        ));
-        let ir = serde_json::json!({
-            "@generated": format!(
-                "by `cargo xtask codegen` from {} (sha256 {}); do not edit by hand",
-                input.path, model.schema_sha256
-            ),
-            "model": &model,
-        });
-        let ir = serde_json::to_string_pretty(&ir)
-            .map_err(|e| Error::msg(format!("internal error: model does not serialize: {e}")))?;
-        files.push((format!("generated/ir/{}.json", input.version), ir + "\n"));
-        stats.push(Stats {
-            version: input.version.clone(),
-            definitions: model
-                .types
-                .iter()
-                .filter(|t| matches!(t.origin, model::Origin::Definition(_)))
-                .count(),
-            items: model.types.len(),
-            lines,
-            elapsed: started.elapsed(),
-        });
-        models.push(model);
+    for version in generate_versions(inputs) {
+        let version = version?;
+        files.extend(version.files);
+        stats.push(version.stats);
+        models.push(version.model);
     }
     let sources: Vec<String> = inputs
         .iter()
