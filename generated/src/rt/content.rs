@@ -338,18 +338,28 @@ impl<'de> VariantAccess<'de> for Content<'de> {
     }
 }
 
-/// A number method: the number's own (as a `Value` does), anything else as `any`.
+/// A number method: the number's own (as a `Value` does); anything else is the wrong type.
 macro_rules! number_method {
     ($($method:ident),* $(,)?) => {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
                 match self {
                     Content::Number(n) => n.$method(visitor),
-                    other => other.deserialize_any(visitor),
+                    other => Err(other.invalid(&visitor)),
                 }
             }
         )*
     };
+}
+
+impl Content<'_> {
+    /// The error for a value of the wrong type. Not generic over the visitor, so that each
+    /// `deserialize_*` below compiles to the one visit it expects and this call (as a
+    /// `Value` does): forwarding them all to `deserialize_any` would compile every visit
+    /// for every visitor.
+    fn invalid(&self, expected: &dyn de::Expected) -> Error {
+        de::Error::invalid_type(self.unexpected(), expected)
+    }
 }
 
 impl<'de> Deserializer<'de> for Content<'de> {
@@ -382,11 +392,62 @@ impl<'de> Deserializer<'de> for Content<'de> {
         deserialize_f64,
     );
 
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Content::Bool(b) => visitor.visit_bool(b),
+            other => Err(other.invalid(&visitor)),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Content::Str(s) => visitor.visit_borrowed_str(s),
+            Content::String(s) => visitor.visit_string(s),
+            other => Err(other.invalid(&visitor)),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Content::Str(s) => visitor.visit_borrowed_str(s),
+            Content::String(s) => visitor.visit_string(s),
+            Content::Seq(items) => visit_seq(items, visitor),
+            other => Err(other.invalid(&visitor)),
+        }
+    }
+
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self {
             Content::Null => visitor.visit_none(),
             other => visitor.visit_some(other),
         }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Content::Null => visitor.visit_unit(),
+            other => Err(other.invalid(&visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_unit(visitor)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -395,6 +456,50 @@ impl<'de> Deserializer<'de> for Content<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Content::Seq(items) => visit_seq(items, visitor),
+            other => Err(other.invalid(&visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self {
+            Content::Map(members) => visit_map(members, visitor),
+            other => Err(other.invalid(&visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self {
+            Content::Seq(items) => visit_seq(items, visitor),
+            Content::Map(members) => visit_map(members, visitor),
+            other => Err(other.invalid(&visitor)),
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -414,21 +519,17 @@ impl<'de> Deserializer<'de> for Content<'de> {
                 Unexpected::Map,
                 &"map with a single key",
             )),
-            other => Err(de::Error::invalid_type(
-                other.unexpected(),
-                &"string or map",
-            )),
+            other => Err(other.invalid(&"string or map")),
         }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         drop(self);
         visitor.visit_unit()
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map
-        struct identifier
     }
 }
 

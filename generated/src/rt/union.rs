@@ -407,18 +407,27 @@ fn integer<U: Arms, E: de::Error>(v: i64) -> Result<U, E> {
     buffered(Content::Number(v.into()))
 }
 
+impl Union {
+    /// The arm for a value read whole: by its tag or its kind alone where that leaves one
+    /// arm, otherwise by the full rules. Not generic, so that the rules are compiled once,
+    /// here, rather than in every crate that decodes a union.
+    #[inline(never)]
+    fn choose(&self, value: &Content<'_>) -> Result<usize, SelectError> {
+        let quick = match value.kind() {
+            Json::Array => None,
+            Json::Object => self.select_by_tag_in(value),
+            kind => self.select_scalar(kind),
+        };
+        match quick {
+            Some(index) => Ok(index),
+            None => self.select_in(value),
+        }
+    }
+}
+
 /// Chooses and decodes the arm of a value read whole.
 fn buffered<U: Arms, E: de::Error>(value: Content<'_>) -> Result<U, E> {
-    let facts = U::facts();
-    let index = match value.kind() {
-        Json::Array => None,
-        Json::Object => facts.select_by_tag_in(&value),
-        kind => facts.select_scalar(kind),
-    };
-    let index = match index {
-        Some(index) => index,
-        None => facts.select_in(&value).map_err(E::custom)?,
-    };
+    let index = U::facts().choose(&value).map_err(E::custom)?;
     let seed = ArmSeed::<U>(index, PhantomData);
     if super::path::tracking() {
         super::path::from_content_seed(seed, value).map_err(|e| {
@@ -444,22 +453,11 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
 
 /// An object, read whole; a property given twice is an error.
 fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
-    // Up to this many members, a repeated name is found by looking through them; past it,
-    // by a set of the names (so that a huge object cannot make the check quadratic).
-    const SCAN: usize = 16;
     let mut members: Vec<(Cow<'de, str>, Content<'de>)> = Vec::new();
-    let mut names = std::collections::HashSet::new();
+    let mut names = Names::default();
     while let Some(key) = map.next_key::<Key<'de>>()? {
         let key = key.into_cow();
-        let repeated = if members.len() < SCAN {
-            members.iter().any(|(k, _)| *k == key)
-        } else {
-            if names.is_empty() {
-                names.extend(members.iter().map(|(k, _)| k.to_string()));
-            }
-            !names.insert(key.to_string())
-        };
-        if repeated {
+        if names.repeated(&members, &key) {
             // As the derived decoders say of a property given twice.
             return Err(<A::Error as de::Error>::custom(format_args!(
                 "duplicate field `{key}`"
@@ -468,6 +466,27 @@ fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Er
         members.push((key, map.next_value_seed(ContentSeed)?));
     }
     buffered(Content::Map(members))
+}
+
+/// The property names of an object being read, to find one given twice: by looking
+/// through the members while there are few, by a set of the names past that (so that a
+/// huge object cannot make the check quadratic).
+#[derive(Default)]
+struct Names(std::collections::HashSet<String>);
+
+impl Names {
+    /// Whether `key` is among `members` (the object read so far), noting it.
+    #[inline(never)]
+    fn repeated(&mut self, members: &[(Cow<'_, str>, Content<'_>)], key: &str) -> bool {
+        const SCAN: usize = 16;
+        if members.len() < SCAN {
+            return members.iter().any(|(k, _)| k == key);
+        }
+        if self.0.is_empty() {
+            self.0.extend(members.iter().map(|(k, _)| k.to_string()));
+        }
+        !self.0.insert(key.to_string())
+    }
 }
 
 impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
