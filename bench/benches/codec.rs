@@ -35,7 +35,7 @@ use serde_json::Value;
 const DEFAULT_SYNTHETIC: &[&str] = &["2025-11-25", "2026-07-28"];
 
 /// The functions of every group, in the order they run.
-const FUNCTIONS: &[&str] = &[
+const FUNCTIONS: [&str; 5] = [
     "decode_typed",
     "decode_value",
     "decode_ignored",
@@ -159,12 +159,13 @@ fn criterion_home() -> Option<PathBuf> {
         .find(|dir| dir.is_dir())
 }
 
-/// The median time of one iteration, in seconds, from this run's estimates.
-fn median(home: &Path, group: &str, function: &str) -> Option<f64> {
+/// The median time of one iteration, in seconds, from the estimates of this run (`new`) or
+/// of a saved baseline (`--save-baseline NAME`).
+fn median(home: &Path, group: &str, function: &str, run: &str) -> Option<f64> {
     let path = home
         .join(group)
         .join(function)
-        .join("new")
+        .join(run)
         .join("estimates.json");
     let text = std::fs::read_to_string(path).ok()?;
     let v: Value = serde_json::from_str(&text).ok()?;
@@ -174,29 +175,57 @@ fn median(home: &Path, group: &str, function: &str) -> Option<f64> {
 }
 
 /// The summary: MB/s and messages/s of each function, and the ratios of the typed entry
-/// point's time to the others'.
+/// point's time to the others', from this run's medians; with `MCP_BENCH_BEST_OF` (a
+/// comma-separated list of baselines saved with `--save-baseline`, as `bench/best-of.sh`
+/// runs it) also from the fastest of those runs' medians, function by function. The last
+/// row is the whole corpus: every group's messages once.
 fn summary(ran: &[Ran]) {
     let Some(home) = criterion_home() else {
         return;
     };
-    let rows: Vec<(&Ran, Vec<Option<f64>>)> = ran
+    let rows: Vec<(&Ran, [Option<f64>; 5])> = ran
         .iter()
-        .map(|r| {
-            let times = FUNCTIONS.iter().map(|f| median(&home, &r.id, f)).collect();
-            (r, times)
-        })
+        .map(|r| (r, FUNCTIONS.map(|f| median(&home, &r.id, f, "new"))))
         .collect();
     if rows.iter().all(|(_, t)| t.iter().all(Option::is_none)) {
         return;
     }
-    let mb = |r: &Ran, t: Option<f64>| {
+    table("medians of this run", &rows);
+    let Ok(runs) = std::env::var("MCP_BENCH_BEST_OF") else {
+        return;
+    };
+    let runs: Vec<&str> = runs.split(',').filter(|r| !r.is_empty()).collect();
+    let best: Vec<(&Ran, [Option<f64>; 5])> = ran
+        .iter()
+        .map(|r| {
+            let fastest = FUNCTIONS.map(|f| {
+                runs.iter()
+                    .filter_map(|run| median(&home, &r.id, f, run))
+                    .min_by(f64::total_cmp)
+            });
+            (r, fastest)
+        })
+        .collect();
+    table(
+        &format!(
+            "the fastest median of {} runs ({}), function by function",
+            runs.len(),
+            runs.join(", ")
+        ),
+        &best,
+    );
+}
+
+/// Prints one summary table.
+fn table(what: &str, rows: &[(&Ran, [Option<f64>; 5])]) {
+    let mb = |bytes: u64, t: Option<f64>| {
         t.map_or("n/a".to_string(), |t| {
-            format!("{:.1}", r.bytes as f64 / t / 1e6)
+            format!("{:.1}", bytes as f64 / t / 1e6)
         })
     };
-    let per_s = |r: &Ran, t: Option<f64>| {
+    let per_s = |messages: usize, t: Option<f64>| {
         t.map_or("n/a".to_string(), |t| {
-            let x = r.messages as f64 / t;
+            let x = messages as f64 / t;
             if x >= 1e6 {
                 format!("{:.2}M", x / 1e6)
             } else if x >= 1e3 {
@@ -212,7 +241,7 @@ fn summary(ran: &[Ran]) {
     };
     println!();
     println!(
-        "Summary (medians; MB = 10^6 bytes of compact input JSON; ratio = time of typed / time of the other)"
+        "Summary ({what}; MB = 10^6 bytes of compact input JSON; ratio = time of typed / time of the other)"
     );
     println!();
     println!(
@@ -221,23 +250,33 @@ fn summary(ran: &[Ran]) {
     println!(
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     );
-    for (r, t) in rows {
+    let row = |id: &str, bytes: u64, messages: usize, t: &[Option<f64>; 5]| {
         println!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.id,
-            r.bytes,
-            r.messages,
-            mb(r, t[0]),
-            per_s(r, t[0]),
-            mb(r, t[1]),
-            mb(r, t[2]),
+            id,
+            bytes,
+            messages,
+            mb(bytes, t[0]),
+            per_s(messages, t[0]),
+            mb(bytes, t[1]),
+            mb(bytes, t[2]),
             ratio(t[0], t[2]),
             ratio(t[0], t[1]),
-            mb(r, t[3]),
-            per_s(r, t[3]),
-            mb(r, t[4]),
+            mb(bytes, t[3]),
+            per_s(messages, t[3]),
+            mb(bytes, t[4]),
             ratio(t[3], t[4]),
         );
+    };
+    for (r, t) in rows {
+        row(&r.id, r.bytes, r.messages, t);
+    }
+    if rows.len() > 1 {
+        // The whole corpus: each function's times summed over the groups.
+        let total: [Option<f64>; 5] = std::array::from_fn(|i| rows.iter().map(|(_, t)| t[i]).sum());
+        let bytes = rows.iter().map(|(r, _)| r.bytes).sum();
+        let messages = rows.iter().map(|(r, _)| r.messages).sum();
+        row("all of the above", bytes, messages, &total);
     }
 }
 

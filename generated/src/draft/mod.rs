@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -933,7 +933,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -3022,7 +3026,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -3071,7 +3075,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f9,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5387,7 +5395,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -5935,7 +5943,11 @@ impl<'de> serde::Deserialize<'de> for Icons {
                 {
                     match key.as_str() {
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f0,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -6147,7 +6159,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
@@ -7749,7 +7765,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f3,
+                                &mut map,
+                                "prompts",
+                            )?
                         }
                         "resultType" => {
                             crate::rt::serde_helpers::fill(
@@ -8090,7 +8110,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f3,
                                 &mut map,
                                 "resourceTemplates",
@@ -8435,7 +8455,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f3,
                                 &mut map,
                                 "resources",
@@ -8766,7 +8786,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                 {
                     match key.as_str() {
                         "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "roots")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f0,
+                                &mut map,
+                                "roots",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -8970,7 +8994,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f4,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         "ttlMs" => {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
@@ -9847,7 +9875,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "hints",
+                            )?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -11340,7 +11372,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "arguments" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f1,
                                 &mut map,
                                 "arguments",
@@ -11354,7 +11386,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
@@ -11954,7 +11990,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             )?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "contents",
@@ -12833,7 +12869,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -13095,7 +13135,11 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f4,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -13393,7 +13437,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -16809,7 +16857,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 {
                     match key.as_str() {
                         "anyOf" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f0,
+                                &mut map,
+                                "anyOf",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -16968,7 +17020,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             )?
                         }
                         "oneOf" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f3,
+                                &mut map,
+                                "oneOf",
+                            )?
                         }
                         "title" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
@@ -17193,7 +17249,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "inputSchema" => {
                             crate::rt::serde_helpers::fill(
@@ -17824,7 +17884,11 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?

@@ -133,7 +133,7 @@ impl<'de> serde::Deserialize<'de> for AnnotatedAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -457,7 +457,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -2200,7 +2204,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -2668,7 +2672,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -3013,7 +3017,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -3178,7 +3182,7 @@ impl<'de> serde::Deserialize<'de> for ImageContentAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -4568,7 +4572,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "prompts",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -4792,7 +4800,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -5019,7 +5027,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -5301,7 +5309,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "roots",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5520,7 +5532,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5939,7 +5955,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "hints",
+                            )?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -6817,7 +6837,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                 {
                     match key.as_str() {
                         "arguments" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "arguments",
@@ -7495,7 +7515,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "contents",
@@ -8101,7 +8121,7 @@ impl<'de> serde::Deserialize<'de> for ResourceAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -8578,7 +8598,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -10580,7 +10600,7 @@ impl<'de> serde::Deserialize<'de> for TextContentAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",

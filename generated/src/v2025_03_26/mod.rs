@@ -71,7 +71,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -481,7 +481,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -2248,7 +2252,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -3000,7 +3004,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -4786,7 +4790,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "prompts",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5010,7 +5018,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -5237,7 +5245,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -5519,7 +5527,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "roots",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5738,7 +5750,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -6157,7 +6173,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "hints",
+                            )?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -7046,7 +7066,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                 {
                     match key.as_str() {
                         "arguments" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "arguments",
@@ -7748,7 +7768,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "contents",

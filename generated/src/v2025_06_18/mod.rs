@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -722,7 +722,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -2665,7 +2669,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -4071,7 +4075,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -5441,7 +5445,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "prompts",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -5665,7 +5673,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -5892,7 +5900,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -6177,7 +6185,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "roots",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -6396,7 +6408,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -6815,7 +6831,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "hints",
+                            )?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -7972,7 +7992,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "arguments" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f1,
                                 &mut map,
                                 "arguments",
@@ -8488,7 +8508,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "contents",

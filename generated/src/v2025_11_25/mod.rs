@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -832,7 +832,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -4183,7 +4187,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f3,
                                 &mut map,
                                 "messages",
@@ -4235,7 +4239,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f11, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f11,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -6978,7 +6986,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -7702,7 +7710,11 @@ impl<'de> serde::Deserialize<'de> for Icons {
                 {
                     match key.as_str() {
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f0,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -7923,7 +7935,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
@@ -9211,7 +9227,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "prompts",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -9382,7 +9402,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -9559,7 +9579,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -9722,7 +9742,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f1,
+                                &mut map,
+                                "roots",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -9891,7 +9915,11 @@ impl<'de> serde::Deserialize<'de> for ListTasksResult {
                             )?
                         }
                         "tasks" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tasks")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "tasks",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -10061,7 +10089,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "tools",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -10508,7 +10540,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f1,
+                                &mut map,
+                                "hints",
+                            )?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -12024,7 +12060,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "arguments" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_optional_seq(
                                 &mut f1,
                                 &mut map,
                                 "arguments",
@@ -12038,7 +12074,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
@@ -12646,7 +12686,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "contents",
@@ -13274,7 +13314,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -13556,7 +13600,11 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f4,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -13941,7 +13989,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f3,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -18351,7 +18403,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 {
                     match key.as_str() {
                         "anyOf" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f0,
+                                &mut map,
+                                "anyOf",
+                            )?
                         }
                         _ => {
                             extra.insert(key.into_string(), map.next_value()?);
@@ -18510,7 +18566,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             )?
                         }
                         "oneOf" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f3,
+                                &mut map,
+                                "oneOf",
+                            )?
                         }
                         "title" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
@@ -18747,7 +18807,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
+                            crate::rt::serde_helpers::fill_optional_seq(
+                                &mut f4,
+                                &mut map,
+                                "icons",
+                            )?
                         }
                         "inputSchema" => {
                             crate::rt::serde_helpers::fill(
@@ -19623,7 +19687,11 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
+                            crate::rt::serde_helpers::fill_seq(
+                                &mut f2,
+                                &mut map,
+                                "content",
+                            )?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
@@ -20452,7 +20520,7 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorErrorData {
                 {
                     match key.as_str() {
                         "elicitations" => {
-                            crate::rt::serde_helpers::fill(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f0,
                                 &mut map,
                                 "elicitations",
