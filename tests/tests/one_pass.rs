@@ -2,7 +2,8 @@
 //! its members come in the usual order, and fall back to reading the envelope first
 //! otherwise. Either way the outcome must be the one `decode_value` gives on the parsed
 //! message: these inputs put the members in every order that matters, repeat them, and
-//! break them.
+//! break them. `receive_typed` decodes a result response in the same pass, by the method
+//! the caller names for its id: its outcome must be that of `receive`, then `decode_text`.
 
 use mcp_spec_types::rt::jsonrpc::{self, Message, Options, Received, UnknownMethods};
 use mcp_spec_types::v2025_11_25::methods::{ClientNotification, ClientRequest};
