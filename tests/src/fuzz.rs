@@ -8,7 +8,8 @@
 //! point (`decode`, bytes) and the one over a parsed value (`decode_value`) agree on
 //! every input: the same message or the same error, and so does `receive`; `receive_typed`
 //! gives what `receive` and then `decode_text` of the result give, for a method picked from
-//! the input; and the one-pass encoder (`encode_to_vec`) writes what `encode` builds.
+//! the input; and the one-pass encoder (`encode_to_vec`) writes what `encode` builds, in
+//! the bytes `serde_json::to_vec` writes.
 
 use mcp_spec_types::rt::jsonrpc::{
     self, Id, Incoming, Message, MethodSet, Options, ResultSet, UnknownMethods,
@@ -18,7 +19,7 @@ fn check<R, N, S>(data: &[u8], version: &str, side: &str, methods: &[S::Method])
 where
     R: MethodSet + std::fmt::Debug + PartialEq,
     N: MethodSet + std::fmt::Debug + PartialEq,
-    S: ResultSet + std::fmt::Debug + PartialEq,
+    S: ResultSet + serde::Serialize + std::fmt::Debug + PartialEq,
 {
     for unknown_methods in [UnknownMethods::Reject, UnknownMethods::Keep] {
         let options = Options {
@@ -109,6 +110,11 @@ where
             Some(&encoded),
             "{version} {side}: encode_to_vec and encode differ"
         );
+        assert_eq!(
+            bytes,
+            serde_json::to_vec(&message).unwrap(),
+            "{version} {side}: encode_to_vec and serde_json::to_vec write different bytes"
+        );
         let again: Message<R, N> = jsonrpc::decode_value(encoded.clone(), options)
             .unwrap_or_else(|e| panic!("{version} {side}: {encoded} does not decode again: {e}"));
         assert_eq!(
@@ -130,7 +136,7 @@ fn check_typed<R, N, S>(
 ) where
     R: MethodSet + std::fmt::Debug + PartialEq,
     N: MethodSet + std::fmt::Debug + PartialEq,
-    S: ResultSet + std::fmt::Debug + PartialEq,
+    S: ResultSet + serde::Serialize + std::fmt::Debug + PartialEq,
 {
     let pick = data.iter().fold(data.len(), |h, b| {
         h.wrapping_mul(31).wrapping_add(usize::from(*b))
@@ -165,6 +171,13 @@ fn check_typed<R, N, S>(
                 format!("{expected:?}"),
                 "{version} {side}: receive_typed and decode_text differ"
             );
+            if let Ok(typed) = &result {
+                assert_eq!(
+                    mcp_spec_types::rt::write::to_vec(typed).unwrap(),
+                    serde_json::to_vec(typed).unwrap(),
+                    "{version} {side}: rt::write::to_vec and serde_json::to_vec write different bytes"
+                );
+            }
         }
         (
             Ok(Incoming::Unmatched { id, result }),

@@ -3,11 +3,22 @@
 
 use serde::{Serialize, de::DeserializeOwned};
 
-/// Decodes `value` as `T` and encodes it back.
+/// Decodes `value` as `T` and encodes it back. On the way it holds the crate's own writer
+/// (`rt::write::to_vec`) to the bytes `serde_json::to_vec` writes for the typed value: every
+/// test that round-trips a value checks that too.
 pub fn roundtrip<T: DeserializeOwned + Serialize>(
     value: serde_json::Value,
 ) -> Result<serde_json::Value, String> {
     let typed: T = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    let ours = mcp_spec_types::rt::write::to_vec(&typed).map_err(|e| e.to_string())?;
+    let theirs = serde_json::to_vec(&typed).map_err(|e| e.to_string())?;
+    if ours != theirs {
+        return Err(format!(
+            "rt::write::to_vec wrote {} where serde_json::to_vec wrote {}",
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&theirs)
+        ));
+    }
     serde_json::to_value(&typed).map_err(|e| e.to_string())
 }
 

@@ -1295,16 +1295,19 @@ impl<T: Serialize> Serialize for Response<'_, T> {
     }
 }
 
-/// Encodes a message to its wire bytes in one pass, without building a [`Value`].
+/// Encodes a message to its wire bytes in one pass, without building a [`Value`]: the
+/// bytes `serde_json::to_vec(message)` writes, written by [`write::to_vec`](super::write::to_vec)
+/// (faster, mostly on strings).
 pub fn encode_to_vec<R: MethodSet, N: MethodSet>(
     message: &Message<R, N>,
 ) -> Result<Vec<u8>, serde_json::Error> {
-    serde_json::to_vec(message)
+    super::write::to_vec(message)
 }
 
-/// Encodes a result response to wire bytes straight from the typed result.
+/// Encodes a result response to wire bytes straight from the typed result, by
+/// [`write::to_vec`](super::write::to_vec) as [`encode_to_vec`] does.
 pub fn encode_response<T: Serialize>(id: &Id, result: &T) -> Result<Vec<u8>, serde_json::Error> {
-    serde_json::to_vec(&Response { id, result })
+    super::write::to_vec(&Response { id, result })
 }
 
 /// Encodes a message as a JSON value.

@@ -1,5 +1,6 @@
 //! The hand-written runtime that generated code builds on: const markers, the union
-//! decoder, and small serde helpers. Nothing here is specific to one protocol version.
+//! decoder, small serde helpers, the JSON-RPC layer and a JSON writer. Nothing here is
+//! specific to one protocol version.
 
 /// Visitor methods of a wrapper visitor (a `visitor` field, `V::Value`) that pass a
 /// scalar on unchanged. Defined before the modules, which use it.
@@ -20,6 +21,7 @@ pub mod path;
 pub mod serde_helpers;
 pub mod service;
 pub mod union;
+pub mod write;
 
 use std::fmt;
 
