@@ -526,17 +526,16 @@ impl Emitter {
         let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
         // How each property's value fills its slot: an array of generated types grows
         // from one element (`fill_seq`); anything else as serde decodes it (`fill`).
-        let fills = fields
-            .iter()
-            .map(|f| match (&f.ty, f.required, f.nullable) {
-                (TypeRef::Array(inner), true, false) if matches!(**inner, TypeRef::Named(_)) => {
+        let fills = fields.iter().map(|f| match &f.ty {
+            TypeRef::Array(inner) if !f.nullable && matches!(**inner, TypeRef::Named(_)) => {
+                if f.required {
                     quote!(fill_seq)
-                }
-                (TypeRef::Array(inner), false, false) if matches!(**inner, TypeRef::Named(_)) => {
+                } else {
                     quote!(fill_optional_seq)
                 }
-                _ => quote!(fill),
-            });
+            }
+            _ => quote!(fill),
+        });
         let finals = fields.iter().zip(&slots).map(|(f, slot)| {
             let field = ident(&f.name);
             let wire = &f.wire;

@@ -100,10 +100,24 @@ where
     A: serde::de::MapAccess<'de>,
     T: Deserialize<'de>,
 {
+    fill_seeded(slot, map, name, std::marker::PhantomData)
+}
+
+/// [`fill`] with the value decoded by `seed`.
+fn fill_seeded<'de, A, S>(
+    slot: &mut Option<S::Value>,
+    map: &mut A,
+    name: &'static str,
+    seed: S,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+    S: serde::de::DeserializeSeed<'de>,
+{
     if slot.is_some() {
         return Err(<A::Error as serde::de::Error>::duplicate_field(name));
     }
-    *slot = Some(map.next_value()?);
+    *slot = Some(map.next_value_seed(seed)?);
     Ok(())
 }
 
@@ -128,11 +142,7 @@ where
     A: serde::de::MapAccess<'de>,
     T: Deserialize<'de>,
 {
-    if slot.is_some() {
-        return Err(<A::Error as serde::de::Error>::duplicate_field(name));
-    }
-    *slot = Some(map.next_value_seed(Seq(std::marker::PhantomData))?);
-    Ok(())
+    fill_seeded(slot, map, name, Seq(std::marker::PhantomData))
 }
 
 /// [`fill_seq`] for an optional array property: `null` is absent, as for the others.
@@ -146,11 +156,7 @@ where
     A: serde::de::MapAccess<'de>,
     T: Deserialize<'de>,
 {
-    if slot.is_some() {
-        return Err(<A::Error as serde::de::Error>::duplicate_field(name));
-    }
-    *slot = Some(map.next_value_seed(OptionalSeq(Seq(std::marker::PhantomData)))?);
-    Ok(())
+    fill_seeded(slot, map, name, OptionalSeq(Seq(std::marker::PhantomData)))
 }
 
 /// A `Vec<T>` that grows from one element.

@@ -531,6 +531,99 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     }
 }
 
+/// `Serializer` methods of a writer of one kind of value that refuse these scalars, each
+/// with the error `$error()`.
+macro_rules! refuse_scalars {
+    ($error:ident: $($method:ident($ty:ty)),* $(,)?) => {
+        $(
+            fn $method(self, _v: $ty) -> Result<(), Self::Error> {
+                Err($error())
+            }
+        )*
+    };
+}
+
+/// The `Serializer` items of a writer of one kind of value (a map key, a raw value) that
+/// refuse bytes, `null`, an option, a unit, and every compound value, each with the error
+/// `$error()`.
+macro_rules! refuse_compounds {
+    ($error:ident) => {
+        type SerializeSeq = Impossible<(), serde_json::Error>;
+        type SerializeTuple = Impossible<(), serde_json::Error>;
+        type SerializeTupleStruct = Impossible<(), serde_json::Error>;
+        type SerializeTupleVariant = Impossible<(), serde_json::Error>;
+        type SerializeMap = Impossible<(), serde_json::Error>;
+        type SerializeStruct = Impossible<(), serde_json::Error>;
+        type SerializeStructVariant = Impossible<(), serde_json::Error>;
+
+        fn serialize_bytes(self, _v: &[u8]) -> Result<(), Self::Error> {
+            Err($error())
+        }
+        fn serialize_none(self) -> Result<(), Self::Error> {
+            Err($error())
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Self::Error> {
+            Err($error())
+        }
+        fn serialize_unit(self) -> Result<(), Self::Error> {
+            Err($error())
+        }
+        fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Self::Error> {
+            Err($error())
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+            _value: &T,
+        ) -> Result<(), Self::Error> {
+            Err($error())
+        }
+        fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
+            Err($error())
+        }
+        fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Self::Error> {
+            Err($error())
+        }
+        fn serialize_tuple_struct(
+            self,
+            _name: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeTupleStruct, Self::Error> {
+            Err($error())
+        }
+        fn serialize_tuple_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeTupleVariant, Self::Error> {
+            Err($error())
+        }
+        fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
+            Err($error())
+        }
+        fn serialize_struct(
+            self,
+            _name: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeStruct, Self::Error> {
+            Err($error())
+        }
+        fn serialize_struct_variant(
+            self,
+            _name: &'static str,
+            _index: u32,
+            _variant: &'static str,
+            _len: usize,
+        ) -> Result<Self::SerializeStructVariant, Self::Error> {
+            Err($error())
+        }
+    };
+}
+
 fn key_must_be_a_string() -> serde_json::Error {
     serde_json::Error::custom("key must be a string")
 }
@@ -553,13 +646,8 @@ impl KeyWriter<'_> {
 impl ser::Serializer for KeyWriter<'_> {
     type Ok = ();
     type Error = serde_json::Error;
-    type SerializeSeq = Impossible<(), serde_json::Error>;
-    type SerializeTuple = Impossible<(), serde_json::Error>;
-    type SerializeTupleStruct = Impossible<(), serde_json::Error>;
-    type SerializeTupleVariant = Impossible<(), serde_json::Error>;
-    type SerializeMap = Impossible<(), serde_json::Error>;
-    type SerializeStruct = Impossible<(), serde_json::Error>;
-    type SerializeStructVariant = Impossible<(), serde_json::Error>;
+    refuse_compounds!(key_must_be_a_string);
+    refuse_scalars!(key_must_be_a_string: serialize_f32(f32), serialize_f64(f64));
 
     fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
         write_str(self.out, v);
@@ -608,27 +696,6 @@ impl ser::Serializer for KeyWriter<'_> {
         self.out.push(b'"');
         Ok(())
     }
-    fn serialize_f32(self, _v: f32) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_f64(self, _v: f64) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_none(self) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_unit(self) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -644,56 +711,6 @@ impl ser::Serializer for KeyWriter<'_> {
     ) -> Result<(), Self::Error> {
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Self::Error> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Self::Error> {
-        Err(key_must_be_a_string())
-    }
 }
 
 /// Writes the text of a `RawValue` (a string of JSON) as it is.
@@ -708,68 +725,16 @@ fn not_raw() -> serde_json::Error {
 impl ser::Serializer for RawWriter<'_> {
     type Ok = ();
     type Error = serde_json::Error;
-    type SerializeSeq = Impossible<(), serde_json::Error>;
-    type SerializeTuple = Impossible<(), serde_json::Error>;
-    type SerializeTupleStruct = Impossible<(), serde_json::Error>;
-    type SerializeTupleVariant = Impossible<(), serde_json::Error>;
-    type SerializeMap = Impossible<(), serde_json::Error>;
-    type SerializeStruct = Impossible<(), serde_json::Error>;
-    type SerializeStructVariant = Impossible<(), serde_json::Error>;
+    refuse_compounds!(not_raw);
+    refuse_scalars!(not_raw:
+        serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
+        serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
+        serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_char(char)
+    );
 
     fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
         self.out.extend_from_slice(v.as_bytes());
         Ok(())
-    }
-    fn serialize_bool(self, _v: bool) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_i8(self, _v: i8) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_i16(self, _v: i16) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_i32(self, _v: i32) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_i64(self, _v: i64) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_u8(self, _v: u8) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_u16(self, _v: u16) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_u32(self, _v: u32) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_u64(self, _v: u64) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_f32(self, _v: f32) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_f64(self, _v: f64) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_char(self, _v: char) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_bytes(self, _v: &[u8]) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_none(self) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_unit(self) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Self::Error> {
-        Err(not_raw())
     }
     fn serialize_unit_variant(
         self,
@@ -784,56 +749,6 @@ impl ser::Serializer for RawWriter<'_> {
         _name: &'static str,
         _value: &T,
     ) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<(), Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, Self::Error> {
-        Err(not_raw())
-    }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, Self::Error> {
         Err(not_raw())
     }
 }
