@@ -21,6 +21,13 @@
 //! which are required), so each one is valid for its version; the unit tests check that
 //! every one decodes through the typed entry point.
 //!
+//! Members come in the order a sender writes them: an example's as upstream wrote it
+//! (only the whitespace is taken out), a synthetic message's as the typed encoder writes
+//! it, which is constant properties first (a content block's `type`), then the schema's
+//! order, as the official SDKs' types write them. (Up to 2026-11-25 the corpus was written
+//! through `serde_json::Value`, whose objects sort their members: a content block's
+//! `type` came after its `text`, an order no sender uses.)
+//!
 //! [`Typed`] is the typed entry point of one version: `rt::jsonrpc::receive` decodes a
 //! request, notification or error in one pass (params straight into their type) when its
 //! members come in the usual order, and hands back a result response with its `result`
@@ -355,7 +362,12 @@ pub fn corpus<T: Typed>() -> Result<Corpus, String> {
             entries: examples,
         });
     }
-    groups.extend(synthetic(&defs));
+    for mut group in synthetic(&defs) {
+        for entry in &mut group.entries {
+            entry.bytes = as_sent::<T>(entry)?;
+        }
+        groups.push(group);
+    }
     Ok(Corpus {
         version: T::VERSION,
         groups,
@@ -473,7 +485,7 @@ fn examples<T: Typed>(
         };
         let entry = Entry {
             name: name.clone(),
-            bytes: serde_json::to_vec(&value).map_err(|e| e.to_string())?,
+            bytes: compact(&text),
             from,
             answers,
         };
@@ -526,9 +538,41 @@ fn classify<T: Typed>(
     Err("neither request, notification nor response".into())
 }
 
-/// Compact bytes of a message built in memory.
+/// Compact bytes of a message built in memory (its objects' members in `Value`'s
+/// alphabetical order; [`as_sent`] then puts them in the order a sender writes).
 fn bytes(value: &Value) -> Vec<u8> {
     serde_json::to_vec(value).expect("a Value always serializes")
+}
+
+/// A synthetic message as a sender writes it: decoded and encoded back by the typed entry
+/// point, whose types write constant properties (a content block's `type`) first and the
+/// others in the schema's order, as the official SDKs' types do. Free-form JSON (input
+/// schemas, `structuredContent`) keeps its alphabetical order.
+fn as_sent<T: Typed>(entry: &Entry) -> Result<Vec<u8>, String> {
+    let decoded = T::decode(entry).map_err(|e| format!("{}: {e}", entry.name))?;
+    T::encode(&decoded).map_err(|e| format!("{}: {e}", entry.name))
+}
+
+/// JSON text without the whitespace between tokens, its members in the order written.
+fn compact(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in text {
+        if in_string {
+            out.push(b);
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            out.push(b);
+            in_string = b == b'"';
+        }
+    }
+    out
 }
 
 /// The fields a result of definition `name` must carry in versions that require them
@@ -864,7 +908,12 @@ mod tests {
                     };
                     let before: Value = serde_json::from_slice(&entry.bytes).unwrap();
                     let after: Value = serde_json::from_slice(&encoded).unwrap();
-                    if group.name != "examples" && before != after {
+                    if group.name != "examples" && encoded != entry.bytes {
+                        // Written by the encoder in the first place: the same bytes.
+                        self.failures
+                            .push(format!("{what}: encodes back to different bytes"));
+                    }
+                    if before != after {
                         self.failures
                             .push(format!("{what}: encodes back to different JSON"));
                     }
@@ -906,6 +955,40 @@ mod tests {
         let c = corpus::<V2026_07_28>().unwrap();
         assert_eq!(c.groups[0].name, "examples");
         assert!(c.groups[0].len() > 20);
+    }
+
+    /// The members come in the order a sender writes them, not `Value`'s alphabetical one.
+    #[test]
+    fn messages_keep_the_order_a_sender_writes() {
+        let c = corpus::<V2026_07_28>().unwrap();
+        let group = |name: &str| c.groups.iter().find(|g| g.name == name).unwrap();
+        let text = String::from_utf8(group("text_blocks_500").entries[0].bytes.clone()).unwrap();
+        assert!(
+            text.starts_with(r#"{"jsonrpc":"2.0","id":8,"result":{"#),
+            "{text:.80}"
+        );
+        assert_eq!(text.matches(r#"{"type":"text","text":"line "#).count(), 500);
+        // The official example as upstream wrote it, without the whitespace.
+        let example = group("examples")
+            .entries
+            .iter()
+            .find(|e| e.name.starts_with("CallToolResultResponse/"))
+            .unwrap();
+        let text = String::from_utf8(example.bytes.clone()).unwrap();
+        assert!(text.starts_with(r#"{"jsonrpc":"2.0","id":"#), "{text}");
+        assert!(text.contains(r#"[{"type":"text","text":"#), "{text}");
+    }
+
+    #[test]
+    fn compact_takes_out_whitespace_between_tokens_only() {
+        let text = b"{\n  \"b\" : [1, \"x y\\\" z\"],\r\n\t\"a\": {}\n}";
+        let out = compact(text);
+        assert_eq!(out, br#"{"b":[1,"x y\" z"],"a":{}}"#.to_vec());
+        let (a, b): (Value, Value) = (
+            serde_json::from_slice(text).unwrap(),
+            serde_json::from_slice(&out).unwrap(),
+        );
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -561,9 +561,7 @@ impl Emitter {
                             while let Some(key) = map.next_key::<crate::rt::serde_helpers::Key<'de>>()? {
                                 match key.as_str() {
                                     #( #wires => crate::rt::serde_helpers::#fills(&mut #slots, &mut map, #wires)?, )*
-                                    _ => {
-                                        extra.insert(key.into_string(), map.next_value()?);
-                                    }
+                                    _ => crate::rt::serde_helpers::fill_extra(&mut extra, key, &mut map)?,
                                 }
                             }
                             Ok(#name { #( #finals )* extra })

@@ -1,4 +1,5 @@
-//! The fuzz harness on stable: every official example message (2026-07-28) plus a set of
+//! The fuzz harness on stable: every official example message (2026-07-28, as upstream
+//! wrote it: members in their order, indented) plus a set of
 //! messages of the other eras, each with 300 deterministic byte-level mutants, through
 //! `mcp_tests::fuzz::decode_message` (every version, both sides, unknown methods
 //! rejected and kept). Decoding never panics; what decodes round-trips exactly.
@@ -21,10 +22,12 @@ fn seeds() -> Vec<Vec<u8>> {
         .collect();
     files.sort();
     for f in files {
-        let v: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("json");
+        let text = std::fs::read(&f).expect("read");
+        let v: serde_json::Value = serde_json::from_slice(&text).expect("json");
         if v.get("jsonrpc").is_some() {
-            out.push(v.to_string().into_bytes());
+            // As upstream wrote it: a union's tag first, so decoded straight into its arm
+            // by `decode`, while `decode_value` reads the `Value`'s sorted members.
+            out.push(text);
         }
     }
     for s in [

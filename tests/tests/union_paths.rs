@@ -65,8 +65,13 @@ fn tag_first_and_tag_last_decode_alike() {
         let b: v::CallToolResult = path::from_str(&last).unwrap_or_else(|e| panic!("{last}: {e}"));
         let c: v::CallToolResult = path::from_value(serde_json::from_str(&last).unwrap())
             .unwrap_or_else(|e| panic!("{e}"));
+        // Plain serde_json: one untracked pass, the tag-first block straight into its arm
+        // (no second attempt to fall back on).
+        let d: v::CallToolResult =
+            serde_json::from_str(&first).unwrap_or_else(|e| panic!("{first}: {e}"));
         assert_eq!(a, b, "{first} vs {last}");
         assert_eq!(a, c, "{first} vs its Value");
+        assert_eq!(a, d, "{first} in one untracked pass");
         // What we write puts the tag first, and reads back the same.
         let written = serde_json::to_string(&a).unwrap();
         assert!(written.starts_with("{\"content\":[{\"type\":"), "{written}");
@@ -126,6 +131,19 @@ fn errors_name_the_same_path_in_either_order() {
             let e = path::from_value::<v::CallToolResult>(value).expect_err(text);
             seen.push((e.path().to_string(), e.to_string()));
         }
+        // Plain serde_json (one untracked pass, no path): a block whose tag comes first
+        // goes straight into its arm, yet says the same, with one position.
+        for text in &texts {
+            let message = serde_json::from_str::<v::CallToolResult>(text)
+                .expect_err(text)
+                .to_string();
+            assert!(message.contains(want), "{text}: {message:?} lacks {want:?}");
+            assert_eq!(
+                message.matches(" at line ").count(),
+                1,
+                "one position: {message}"
+            );
+        }
         for (path, message) in &seen {
             assert_eq!(path, want_path, "{texts:?}: {message}");
             assert!(
@@ -155,17 +173,38 @@ fn scalar_arms_decode_without_a_buffer_and_say_what_is_wrong() {
 
 #[test]
 fn a_property_given_twice_is_an_error_in_either_order() {
-    for text in [
-        r#"{"content":[{"type":"text","text":"a","text":"b"}]}"#,
-        r#"{"content":[{"text":"a","text":"b","type":"text"}]}"#,
+    for (text, name) in [
+        (
+            r#"{"content":[{"type":"text","text":"a","text":"b"}]}"#,
+            "text",
+        ),
+        (
+            r#"{"content":[{"text":"a","text":"b","type":"text"}]}"#,
+            "text",
+        ),
+        // A property the type does not name, kept in `extra`: keeping one of the two
+        // would lose the other.
+        (
+            r#"{"content":[{"type":"text","text":"a","x":1,"x":2}]}"#,
+            "x",
+        ),
+        (
+            r#"{"content":[{"x":1,"text":"a","x":2,"type":"text"}]}"#,
+            "x",
+        ),
     ] {
+        let want = format!("duplicate field `{name}`");
         let e = path::from_str::<v::CallToolResult>(text).expect_err(text);
-        assert!(
-            e.to_string().contains("duplicate field `text`"),
-            "{text}: {e}"
-        );
+        assert!(e.to_string().contains(&want), "{text}: {e}");
         assert_eq!(e.path(), "content[0]", "{text}: {e}");
+        let e = serde_json::from_str::<v::CallToolResult>(text).expect_err(text);
+        assert!(e.to_string().contains(&want), "{text}: {e}");
     }
+    // Outside a union too.
+    let text = r#"{"content":[],"x":1,"x":2}"#;
+    let e = path::from_str::<v::CallToolResult>(text).expect_err(text);
+    assert!(e.to_string().contains("duplicate field `x`"), "{e}");
+    assert_eq!(e.path(), "", "{e}");
 }
 
 /// The allocation-free choice for scalars agrees with the full rules, for every union of

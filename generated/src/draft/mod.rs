@@ -108,7 +108,11 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -204,7 +208,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -278,7 +286,11 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -368,7 +380,11 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -453,7 +469,11 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -569,7 +589,11 @@ impl<'de> serde::Deserialize<'de> for CacheableResult {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -701,7 +725,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -820,7 +848,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -957,7 +989,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1023,7 +1059,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1201,7 +1241,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1288,7 +1332,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1431,7 +1479,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1500,7 +1552,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "url")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1569,7 +1625,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1640,7 +1700,11 @@ impl<'de> serde::Deserialize<'de> for ClientNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2070,7 +2134,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2153,7 +2221,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "ref")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2219,7 +2291,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2297,7 +2373,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2487,7 +2567,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2566,7 +2650,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2630,7 +2718,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2870,7 +2962,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3082,7 +3178,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3258,7 +3358,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3604,7 +3708,11 @@ impl<'de> serde::Deserialize<'de> for DiscoverRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3763,7 +3871,11 @@ impl<'de> serde::Deserialize<'de> for DiscoverResult {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3896,7 +4008,11 @@ impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3957,7 +4073,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4035,7 +4155,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4146,7 +4270,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4324,7 +4452,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "url")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4408,7 +4540,11 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4736,7 +4872,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5110,7 +5250,11 @@ impl<'de> serde::Deserialize<'de> for ErrorObject {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5179,7 +5323,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5303,7 +5451,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5409,7 +5561,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5474,7 +5630,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5643,7 +5803,11 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5716,7 +5880,11 @@ impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5827,7 +5995,11 @@ impl<'de> serde::Deserialize<'de> for Icon {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "theme")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5950,7 +6122,11 @@ impl<'de> serde::Deserialize<'de> for Icons {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6044,7 +6220,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6182,7 +6362,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6435,7 +6619,11 @@ impl<'de> serde::Deserialize<'de> for InputRequiredResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6646,7 +6834,11 @@ impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6727,7 +6919,11 @@ impl<'de> serde::Deserialize<'de> for InternalError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6809,7 +7005,11 @@ impl<'de> serde::Deserialize<'de> for InvalidParamsError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6882,7 +7082,11 @@ impl<'de> serde::Deserialize<'de> for InvalidRequestError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6955,7 +7159,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7190,7 +7398,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7271,7 +7483,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7446,7 +7662,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7566,7 +7786,11 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7638,7 +7862,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7782,7 +8010,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7911,7 +8143,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7980,7 +8216,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8127,7 +8367,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8259,7 +8503,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8328,7 +8576,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8472,7 +8724,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8601,7 +8857,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8672,7 +8932,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8733,7 +8997,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8793,7 +9061,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8860,7 +9132,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9004,7 +9280,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9133,7 +9413,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9292,7 +9576,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9378,7 +9666,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "logger")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9473,7 +9765,11 @@ impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9543,7 +9839,11 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9617,7 +9917,11 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError 
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9684,7 +9988,11 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorD
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9757,7 +10065,11 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9896,7 +10208,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10091,7 +10407,11 @@ impl<'de> serde::Deserialize<'de> for Notification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10166,7 +10486,11 @@ impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10228,7 +10552,11 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10330,7 +10658,11 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10452,7 +10784,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10521,7 +10857,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10619,7 +10959,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10692,7 +11036,11 @@ impl<'de> serde::Deserialize<'de> for ParseError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11047,7 +11395,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11152,7 +11504,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "total")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11399,7 +11755,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11500,7 +11860,11 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11573,7 +11937,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11637,7 +12005,11 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11713,7 +12085,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11782,7 +12158,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11880,7 +12260,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12007,7 +12391,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "ttlMs")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12235,7 +12623,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12406,7 +12798,11 @@ impl<'de> serde::Deserialize<'de> for Request {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12665,7 +13061,11 @@ impl<'de> serde::Deserialize<'de> for RequestMetaObject {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12730,7 +13130,11 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12895,7 +13299,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12987,7 +13395,11 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13161,7 +13573,11 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13240,7 +13656,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13303,7 +13723,11 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13464,7 +13888,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13531,7 +13959,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13598,7 +14030,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13668,7 +14104,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13746,7 +14186,11 @@ impl<'de> serde::Deserialize<'de> for ResultMetaObject {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13826,7 +14270,11 @@ impl<'de> serde::Deserialize<'de> for ResultObject {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13957,7 +14405,11 @@ impl<'de> serde::Deserialize<'de> for Root {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14029,7 +14481,11 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14627,7 +15083,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14700,7 +15160,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14779,7 +15243,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14847,7 +15315,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15750,7 +16222,11 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15947,7 +16423,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16027,7 +16507,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16107,7 +16591,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParam
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16177,7 +16665,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16247,7 +16739,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16324,7 +16820,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16418,7 +16918,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16485,7 +16989,11 @@ impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16570,7 +17078,11 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16662,7 +17174,11 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16794,7 +17310,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16864,7 +17384,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16928,7 +17452,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17030,7 +17558,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17095,7 +17627,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17276,7 +17812,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17430,7 +17970,11 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17496,7 +18040,11 @@ impl<'de> serde::Deserialize<'de> for ToolChoice {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17639,7 +18187,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17710,7 +18262,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17779,7 +18335,11 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17908,7 +18468,11 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18000,7 +18564,11 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18073,7 +18641,11 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18144,7 +18716,11 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18223,7 +18799,11 @@ impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18353,7 +18933,11 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18423,7 +19007,11 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18520,7 +19108,11 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }

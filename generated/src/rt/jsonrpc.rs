@@ -403,11 +403,12 @@ pub enum Incoming<'a, R, N, S> {
 ///
 /// ```
 /// use mcp_spec_types::rt::jsonrpc::{self, Id, Incoming, Options};
-/// use mcp_spec_types::v2025_11_25::methods::{Method, ServerNotification, ServerRequest, ServerResult};
+/// use mcp_spec_types::v2026_07_28::methods::{Method, ServerNotification, ServerRequest, ServerResult};
 ///
 /// // The client sent `tools/list` as request 4.
 /// let pending = |id: &Id| (*id == Id::Integer(4)).then_some(Method::ListTools);
-/// let bytes = br#"{"jsonrpc":"2.0","id":4,"result":{"tools":[]}}"#;
+/// let bytes = br#"{"jsonrpc":"2.0","id":4,"result":{
+///     "resultType":"complete","cacheScope":"public","ttlMs":60000,"tools":[]}}"#;
 /// let incoming = jsonrpc::receive_typed::<ServerRequest, ServerNotification, ServerResult>(
 ///     bytes,
 ///     Options::default(),

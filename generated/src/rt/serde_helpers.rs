@@ -121,6 +121,29 @@ where
     Ok(())
 }
 
+/// Decodes the value of a property the type does not name into `extra`; a property given
+/// twice is an error, as it is for a named one (keeping one of the two would lose the
+/// other on the way back).
+#[doc(hidden)]
+pub fn fill_extra<'de, A>(
+    extra: &mut serde_json::Map<String, serde_json::Value>,
+    key: Key<'de>,
+    map: &mut A,
+) -> Result<(), A::Error>
+where
+    A: serde::de::MapAccess<'de>,
+{
+    if extra.contains_key(key.as_str()) {
+        return Err(<A::Error as serde::de::Error>::custom(format_args!(
+            "duplicate field `{}`",
+            key.as_str()
+        )));
+    }
+    let value = map.next_value()?;
+    extra.insert(key.into_string(), value);
+    Ok(())
+}
+
 /// The value of a required property, or the "missing field" error.
 #[doc(hidden)]
 pub fn take<T, E: serde::de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {

@@ -21,16 +21,22 @@
 //! # Buffering
 //!
 //! [`deserialize`] decodes a string or an integer straight into its arm when the rules
-//! choose a plain `String` or `i64` arm. Anything else is first read whole into a cheap
-//! buffer, the rules pick the arm from it, and the arm decodes the buffer. The buffer is
-//! not a [`serde_json::Value`]: it borrows strings and property names from the input
-//! where it can and keeps an object's members in a `Vec`, so a text content block costs
-//! two allocations (its members, its text) rather than a `Value`'s five. Every arm's
-//! decoder is compiled once, for that buffer, whatever the input. (Decoding an object
-//! whose tag comes first straight into its arm would save the buffer, but compiles every
-//! arm's decoder once more per kind of input.)
+//! choose a plain `String` or `i64` arm, and an object whose first property is the
+//! union's tag straight into the arm that tag selects, when it selects one (the rules then
+//! choose that arm whatever else the object holds). Generated structs write their constant
+//! properties (a union's tag among them) first, and so do the official SDKs, so this is
+//! the common case: a text content block costs one allocation, its text.
 //!
-//! Generated structs write their constant properties (a union's tag among them) first.
+//! Anything else is first read whole into a cheap buffer, the rules pick the arm from it,
+//! and the arm decodes the buffer. The buffer is not a [`serde_json::Value`]: it borrows
+//! strings and property names from the input where it can and keeps an object's members
+//! in a `Vec`, so a text content block costs two allocations (its members, its text)
+//! rather than a `Value`'s five.
+//!
+//! Errors do not depend on the order: where the path is tracked (the second attempt of
+//! [`path::from_str`](super::path::from_str) and the entry points built on it, whose
+//! error is the one reported), objects are always read whole; without tracking, an error
+//! in an arm decoded straight says what the buffered way says.
 //!
 //! A method's result union decoded by its method (`ServerResult::decode_text`,
 //! `ClientResult::decode_text`, and `rt::jsonrpc::receive_typed` as it reads the message)
@@ -325,13 +331,44 @@ impl Union {
         if value.kind() != Json::Object {
             return None;
         }
-        let tag = value.member(self.tag?)?.text()?;
-        let mut arms = fitting(self.arms, Json::Object)
-            .filter(|(_, a)| a.tags.contains(&tag))
-            .map(|(i, _)| i);
-        let first = arms.next()?;
-        arms.all(|i| i == first).then_some(first)
+        self.arm_for_tag(value.member(self.tag?)?.text()?)
     }
+
+    /// The one object arm the tag value `tag` selects; `None` when it selects none or
+    /// several.
+    #[inline(never)]
+    fn arm_for_tag(&self, tag: &str) -> Option<usize> {
+        // As `fitting(self.arms, Json::Object)` filtered by the tag, in a plain loop: it
+        // runs for every tagged object decoded.
+        let mut found = None;
+        for (i, arm) in self.arms.iter().enumerate() {
+            if arm.shadowed {
+                continue;
+            }
+            let selects = if arm.alts.is_empty() {
+                tag_selects(arm, tag)
+            } else {
+                arm.alts.iter().any(|alt| tag_selects(alt, tag))
+            };
+            match found {
+                _ if !selects => {}
+                None => found = Some(i),
+                Some(j) if j != i => return None,
+                Some(_) => {}
+            }
+        }
+        found
+    }
+}
+
+/// Whether the object arm `arm` (not a union) is selected by the tag value `tag`.
+#[inline]
+fn tag_selects(arm: &Arm, tag: &str) -> bool {
+    arm.json == Json::Object
+        && arm
+            .tags
+            .iter()
+            .any(|t| t.len() == tag.len() && t.as_bytes() == tag.as_bytes())
 }
 
 /// A generated union: the facts that choose its arm, and a decoder for each arm.
@@ -451,9 +488,126 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
     }
 }
 
-/// An object, read whole; a property given twice is an error.
-fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
-    let mut members: Vec<(Cow<'de, str>, Content<'de>)> = Vec::new();
+/// An object: straight into its arm when the union has a tag, the tag is the first
+/// property, and its value leaves one arm (the rules then choose that arm whatever else
+/// the object holds); otherwise read whole, as [`buffer_object`] does.
+///
+/// Only while the path is not tracked: the tracked second attempt, whose error is the one
+/// reported, reads the object whole, so that errors and their paths are the same whichever
+/// order the properties come in.
+#[inline]
+fn object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
+    let facts = U::facts();
+    let Some(tag) = facts.tag else {
+        return buffer_object(map, Vec::new());
+    };
+    if super::path::tracking() {
+        return buffer_object(map, Vec::new());
+    }
+    let Some(key) = map.next_key::<Key<'de>>()? else {
+        return buffered(Content::Map(Vec::new()));
+    };
+    let key = key.into_cow();
+    let value = map.next_value_seed(ContentSeed)?;
+    if key == tag {
+        let index = value.text().and_then(|t| facts.arm_for_tag(t));
+        if let (Some(index), Content::Str(_) | Content::String(_)) = (index, &value) {
+            return tag_first(index, tag, value, map);
+        }
+    }
+    buffer_object(map, vec![(key, value)])
+}
+
+/// Decodes arm `index` from an object whose first property, the tag, has been read:
+/// `map` gives the rest. Inlined, as [`object`] is, so that the decoded value is built
+/// where the caller wants it rather than copied out through each call (a content block is
+/// some 300 bytes).
+#[inline]
+fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
+    index: usize,
+    tag: &'static str,
+    value: Content<'de>,
+    map: A,
+) -> Result<U, A::Error> {
+    let value = match value {
+        Content::Str(s) => Cow::Borrowed(s),
+        Content::String(s) => Cow::Owned(s),
+        _ => unreachable!("the tag is a string"),
+    };
+    let rest = TagFirst {
+        tag: Some(tag),
+        value: Some(value),
+        map,
+    };
+    U::arm(index, de::value::MapAccessDeserializer::new(rest)).map_err(|e| {
+        // As `buffered` reports it; the position is the one serde_json adds outside.
+        let text = e.to_string();
+        arm_error::<U, A::Error>(index, without_position(&text))
+    })
+}
+
+/// `text` without the " at line L column C" serde_json ends an error with.
+fn without_position(text: &str) -> &str {
+    let Some(at) = text.rfind(" at line ") else {
+        return text;
+    };
+    let mut words = text[at + " at line ".len()..].split(' ');
+    let number =
+        |w: Option<&str>| w.is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
+    if number(words.next())
+        && words.next() == Some("column")
+        && number(words.next())
+        && words.next().is_none()
+    {
+        &text[..at]
+    } else {
+        text
+    }
+}
+
+/// An object whose first property (the tag) has been read: gives it again, then the rest.
+struct TagFirst<'de, A> {
+    /// The tag's name, until it has been given.
+    tag: Option<&'static str>,
+    /// The tag's value, until it has been given.
+    value: Option<Cow<'de, str>>,
+    /// The rest of the object.
+    map: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for TagFirst<'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.tag.take() {
+            Some(tag) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(tag))
+                .map(Some),
+            None => self.map.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        match self.value.take() {
+            Some(value) => seed.deserialize(de::value::StrDeserializer::new(&value)),
+            None => self.map.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint().map(|n| n + 1)
+    }
+}
+
+/// An object, read whole (after `members`, already read); a property given twice is an
+/// error.
+fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(
+    mut map: A,
+    mut members: Vec<(Cow<'de, str>, Content<'de>)>,
+) -> Result<U, A::Error> {
     let mut names = Names::default();
     while let Some(key) = map.next_key::<Key<'de>>()? {
         let key = key.into_cow();
@@ -550,7 +704,7 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<U, A::Error> {
-        buffer_object(map)
+        object(map)
     }
 }
 

@@ -64,7 +64,11 @@ impl<'de> serde::Deserialize<'de> for Annotated {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -147,7 +151,11 @@ impl<'de> serde::Deserialize<'de> for AnnotatedAnnotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -226,7 +234,11 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -287,7 +299,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -362,7 +378,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -467,7 +487,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -658,7 +682,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -731,7 +759,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -841,7 +873,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -910,7 +946,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1617,7 +1657,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1682,7 +1726,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "ref")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1746,7 +1794,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1926,7 +1978,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2004,7 +2060,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2065,7 +2125,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2246,7 +2310,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2415,7 +2483,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2601,7 +2673,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2686,7 +2762,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceAnnotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2848,7 +2928,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2930,7 +3014,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3024,7 +3112,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3110,7 +3202,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3196,7 +3292,11 @@ impl<'de> serde::Deserialize<'de> for ImageContentAnnotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3256,7 +3356,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "version")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3316,7 +3420,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3396,7 +3504,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3517,7 +3629,11 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3587,7 +3703,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3658,7 +3778,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3721,7 +3845,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3794,7 +3922,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4016,7 +4148,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4088,7 +4224,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4160,7 +4300,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4225,7 +4369,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4292,7 +4440,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4355,7 +4507,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4420,7 +4576,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4481,7 +4641,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4579,7 +4743,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4647,7 +4815,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4708,7 +4880,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4807,7 +4983,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4875,7 +5055,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4936,7 +5120,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5034,7 +5222,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5105,7 +5297,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5168,7 +5364,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5235,7 +5435,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5316,7 +5520,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5380,7 +5588,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5441,7 +5653,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5539,7 +5755,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5693,7 +5913,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5765,7 +5989,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "logger")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5837,7 +6065,11 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5976,7 +6208,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6041,7 +6277,11 @@ impl<'de> serde::Deserialize<'de> for Notification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6112,7 +6352,11 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6174,7 +6418,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6235,7 +6483,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6323,7 +6575,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6387,7 +6643,11 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6450,7 +6710,11 @@ impl<'de> serde::Deserialize<'de> for PingRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6517,7 +6781,11 @@ impl<'de> serde::Deserialize<'de> for PingRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6576,7 +6844,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6657,7 +6929,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "total")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6854,7 +7130,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6937,7 +7217,11 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7007,7 +7291,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7078,7 +7366,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7140,7 +7432,11 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7325,7 +7621,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7385,7 +7685,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7441,7 +7745,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7522,7 +7830,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7685,7 +7997,11 @@ impl<'de> serde::Deserialize<'de> for Request {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7860,7 +8176,11 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7927,7 +8247,11 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8047,7 +8371,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8135,7 +8463,11 @@ impl<'de> serde::Deserialize<'de> for ResourceAnnotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8209,7 +8541,11 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8278,7 +8614,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8349,7 +8689,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8409,7 +8753,11 @@ impl<'de> serde::Deserialize<'de> for ResourceReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8525,7 +8873,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8612,7 +8964,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateAnnotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8674,7 +9030,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8730,7 +9090,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8800,7 +9164,11 @@ impl<'de> serde::Deserialize<'de> for ResultObject {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8912,7 +9280,11 @@ impl<'de> serde::Deserialize<'de> for Root {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8983,7 +9355,11 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9054,7 +9430,11 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9113,7 +9493,11 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9343,7 +9727,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9414,7 +9802,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9493,7 +9885,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9561,7 +9957,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10285,7 +10685,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10341,7 +10745,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "level")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10400,7 +10808,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10456,7 +10868,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10529,7 +10945,11 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10614,7 +11034,11 @@ impl<'de> serde::Deserialize<'de> for TextContentAnnotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10693,7 +11117,11 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10775,7 +11203,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10877,7 +11309,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10947,7 +11383,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11018,7 +11458,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11077,7 +11521,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11133,7 +11581,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }

@@ -85,7 +85,11 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -169,7 +173,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -250,7 +258,11 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -311,7 +323,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -386,7 +402,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -491,7 +511,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -706,7 +730,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -779,7 +807,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -889,7 +921,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -958,7 +994,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1665,7 +1705,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1730,7 +1774,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "ref")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1794,7 +1842,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1974,7 +2026,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2052,7 +2108,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2113,7 +2173,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2294,7 +2358,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2463,7 +2531,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2672,7 +2744,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2835,7 +2911,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2917,7 +2997,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3011,7 +3095,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3096,7 +3184,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3158,7 +3250,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "version")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3218,7 +3314,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3298,7 +3398,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3419,7 +3523,11 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3489,7 +3597,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3560,7 +3672,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3837,7 +3953,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3910,7 +4030,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4234,7 +4358,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4306,7 +4434,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4378,7 +4510,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4443,7 +4579,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4510,7 +4650,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4573,7 +4717,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4638,7 +4786,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4699,7 +4851,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4797,7 +4953,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4865,7 +5025,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4926,7 +5090,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5025,7 +5193,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5093,7 +5265,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5154,7 +5330,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5252,7 +5432,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5323,7 +5507,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5386,7 +5574,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5453,7 +5645,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5534,7 +5730,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5598,7 +5798,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5659,7 +5863,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5757,7 +5965,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5911,7 +6123,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5983,7 +6199,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "logger")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6055,7 +6275,11 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6194,7 +6418,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6259,7 +6487,11 @@ impl<'de> serde::Deserialize<'de> for Notification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6330,7 +6562,11 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6392,7 +6628,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6453,7 +6693,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6541,7 +6785,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6605,7 +6853,11 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6668,7 +6920,11 @@ impl<'de> serde::Deserialize<'de> for PingRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6735,7 +6991,11 @@ impl<'de> serde::Deserialize<'de> for PingRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6794,7 +7054,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6885,7 +7149,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "total")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7083,7 +7351,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7166,7 +7438,11 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7236,7 +7512,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7307,7 +7587,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7369,7 +7653,11 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7578,7 +7866,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7638,7 +7930,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7694,7 +7990,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7775,7 +8075,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7938,7 +8242,11 @@ impl<'de> serde::Deserialize<'de> for Request {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8113,7 +8421,11 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8180,7 +8492,11 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8299,7 +8615,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8377,7 +8697,11 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8446,7 +8770,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8517,7 +8845,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8577,7 +8909,11 @@ impl<'de> serde::Deserialize<'de> for ResourceReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8692,7 +9028,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8757,7 +9097,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8813,7 +9157,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8883,7 +9231,11 @@ impl<'de> serde::Deserialize<'de> for ResultObject {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8995,7 +9347,11 @@ impl<'de> serde::Deserialize<'de> for Root {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9066,7 +9422,11 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9137,7 +9497,11 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9196,7 +9560,11 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9471,7 +9839,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9543,7 +9915,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9622,7 +9998,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9690,7 +10070,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10414,7 +10798,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10470,7 +10858,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "level")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10529,7 +10921,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10585,7 +10981,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10657,7 +11057,11 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10737,7 +11141,11 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10835,7 +11243,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10985,7 +11397,11 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11089,7 +11505,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11159,7 +11579,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11230,7 +11654,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11289,7 +11717,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11345,7 +11777,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }

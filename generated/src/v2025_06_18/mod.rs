@@ -108,7 +108,11 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -214,7 +218,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -288,7 +296,11 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -388,7 +400,11 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -473,7 +489,11 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -535,7 +555,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -610,7 +634,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -739,7 +767,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -807,7 +839,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -880,7 +916,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1011,7 +1051,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1081,7 +1125,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1812,7 +1860,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1887,7 +1939,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "ref")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1952,7 +2008,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2030,7 +2090,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2211,7 +2275,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2289,7 +2357,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2528,7 +2600,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2711,7 +2787,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2880,7 +2960,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3070,7 +3154,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3138,7 +3226,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3232,7 +3324,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3336,7 +3432,11 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3636,7 +3736,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3843,7 +3947,11 @@ impl<'de> serde::Deserialize<'de> for EnumSchema {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3906,7 +4014,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3988,7 +4100,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4082,7 +4198,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4188,7 +4308,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4267,7 +4391,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "version")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4328,7 +4456,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4408,7 +4540,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4529,7 +4665,11 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4597,7 +4737,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4661,7 +4805,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4734,7 +4882,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4956,7 +5108,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5030,7 +5186,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5096,7 +5256,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5165,7 +5329,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5228,7 +5396,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5293,7 +5465,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5354,7 +5530,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5452,7 +5632,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5520,7 +5704,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5581,7 +5769,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5680,7 +5872,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5748,7 +5944,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5809,7 +6009,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5907,7 +6111,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5978,7 +6186,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6042,7 +6254,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6111,7 +6327,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6192,7 +6412,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6256,7 +6480,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6317,7 +6545,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6415,7 +6647,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6569,7 +6805,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6641,7 +6881,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "logger")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6713,7 +6957,11 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6852,7 +7100,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6915,7 +7167,11 @@ impl<'de> serde::Deserialize<'de> for Notification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7009,7 +7265,11 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7126,7 +7386,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7187,7 +7451,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7275,7 +7543,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7339,7 +7611,11 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7403,7 +7679,11 @@ impl<'de> serde::Deserialize<'de> for PingRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7472,7 +7752,11 @@ impl<'de> serde::Deserialize<'de> for PingRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7687,7 +7971,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7778,7 +8066,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "total")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8012,7 +8304,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8112,7 +8408,11 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8178,7 +8478,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8241,7 +8545,11 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8317,7 +8625,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8378,7 +8690,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8434,7 +8750,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8515,7 +8835,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8678,7 +9002,11 @@ impl<'de> serde::Deserialize<'de> for Request {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8854,7 +9182,11 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8923,7 +9255,11 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9076,7 +9412,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             crate::rt::serde_helpers::fill(&mut f7, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9177,7 +9517,11 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9339,7 +9683,11 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9410,7 +9758,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9559,7 +9911,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9625,7 +9981,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9687,7 +10047,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9743,7 +10107,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9813,7 +10181,11 @@ impl<'de> serde::Deserialize<'de> for ResultObject {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9946,7 +10318,11 @@ impl<'de> serde::Deserialize<'de> for Root {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10013,7 +10389,11 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10073,7 +10453,11 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10348,7 +10732,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10420,7 +10808,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10499,7 +10891,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10567,7 +10963,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11320,7 +11720,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11376,7 +11780,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "level")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11490,7 +11898,11 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11620,7 +12032,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11676,7 +12092,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11769,7 +12189,11 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11871,7 +12295,11 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12027,7 +12455,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12180,7 +12612,11 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12284,7 +12720,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12349,7 +12789,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12451,7 +12895,11 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12512,7 +12960,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12568,7 +13020,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }

@@ -108,7 +108,11 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -214,7 +218,11 @@ impl<'de> serde::Deserialize<'de> for AudioContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -288,7 +296,11 @@ impl<'de> serde::Deserialize<'de> for BaseMetadata {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -388,7 +400,11 @@ impl<'de> serde::Deserialize<'de> for BlobResourceContents {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -473,7 +489,11 @@ impl<'de> serde::Deserialize<'de> for BooleanSchema {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -543,7 +563,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -649,7 +673,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "task")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -721,7 +749,11 @@ impl<'de> serde::Deserialize<'de> for CallToolRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -849,7 +881,11 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1027,7 +1063,11 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1086,7 +1126,11 @@ impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1242,7 +1286,11 @@ impl<'de> serde::Deserialize<'de> for CancelTaskResult {
                             crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1324,7 +1372,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1426,7 +1478,11 @@ impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1554,7 +1610,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilities {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "tasks")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1641,7 +1701,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "url")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1709,7 +1773,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1795,7 +1863,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1895,7 +1967,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -1982,7 +2058,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2054,7 +2134,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "create")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -2133,7 +2217,11 @@ impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3186,7 +3274,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3277,7 +3369,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "ref")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3343,7 +3439,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3421,7 +3521,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3490,7 +3594,11 @@ impl<'de> serde::Deserialize<'de> for CompleteRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3671,7 +3779,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3749,7 +3861,11 @@ impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -3997,7 +4113,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4246,7 +4366,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4388,7 +4512,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4502,7 +4630,11 @@ impl<'de> serde::Deserialize<'de> for CreateMessageResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -4958,7 +5090,11 @@ impl<'de> serde::Deserialize<'de> for CreateTaskResult {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "task")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5029,7 +5165,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5136,7 +5276,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "task")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5212,7 +5356,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5318,7 +5466,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5535,7 +5687,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "url")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5609,7 +5765,11 @@ impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -5712,7 +5872,11 @@ impl<'de> serde::Deserialize<'de> for ElicitResult {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6128,7 +6292,11 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6190,7 +6358,11 @@ impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6289,7 +6461,11 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResource {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6662,7 +6838,11 @@ impl<'de> serde::Deserialize<'de> for ErrorObject {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6731,7 +6911,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6829,7 +7013,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6900,7 +7088,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -6993,7 +7185,11 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7062,7 +7258,11 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7121,7 +7321,11 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7193,7 +7397,11 @@ impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7260,7 +7468,11 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7319,7 +7531,11 @@ impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7475,7 +7691,11 @@ impl<'de> serde::Deserialize<'de> for GetTaskResult {
                             crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7594,7 +7814,11 @@ impl<'de> serde::Deserialize<'de> for Icon {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "theme")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7717,7 +7941,11 @@ impl<'de> serde::Deserialize<'de> for Icons {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7821,7 +8049,11 @@ impl<'de> serde::Deserialize<'de> for ImageContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -7958,7 +8190,11 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8030,7 +8266,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8126,7 +8366,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8201,7 +8445,11 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8317,7 +8565,11 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8392,7 +8644,11 @@ impl<'de> serde::Deserialize<'de> for InitializedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8459,7 +8715,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8689,7 +8949,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8770,7 +9034,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -8940,7 +9208,11 @@ impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9057,7 +9329,11 @@ impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9133,7 +9409,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9234,7 +9514,11 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9307,7 +9591,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9409,7 +9697,11 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9485,7 +9777,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9586,7 +9882,11 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9665,7 +9965,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9749,7 +10053,11 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9821,7 +10129,11 @@ impl<'de> serde::Deserialize<'de> for ListTasksRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9922,7 +10234,11 @@ impl<'de> serde::Deserialize<'de> for ListTasksResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -9995,7 +10311,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10096,7 +10416,11 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10255,7 +10579,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10349,7 +10677,11 @@ impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "logger")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10422,7 +10754,11 @@ impl<'de> serde::Deserialize<'de> for ModelHint {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10561,7 +10897,11 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10756,7 +11096,11 @@ impl<'de> serde::Deserialize<'de> for Notification {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10826,7 +11170,11 @@ impl<'de> serde::Deserialize<'de> for NotificationParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -10928,7 +11276,11 @@ impl<'de> serde::Deserialize<'de> for NumberSchema {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11054,7 +11406,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11131,7 +11487,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "cursor")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11201,7 +11561,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11289,7 +11653,11 @@ impl<'de> serde::Deserialize<'de> for PaginatedResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11361,7 +11729,11 @@ impl<'de> serde::Deserialize<'de> for PingRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11717,7 +12089,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -11830,7 +12206,11 @@ impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "total")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12087,7 +12467,11 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12188,7 +12572,11 @@ impl<'de> serde::Deserialize<'de> for PromptArgument {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12261,7 +12649,11 @@ impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12325,7 +12717,11 @@ impl<'de> serde::Deserialize<'de> for PromptMessage {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12401,7 +12797,11 @@ impl<'de> serde::Deserialize<'de> for PromptReference {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12470,7 +12870,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12542,7 +12946,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12612,7 +13020,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12693,7 +13105,11 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12851,7 +13267,11 @@ impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -12920,7 +13340,11 @@ impl<'de> serde::Deserialize<'de> for Request {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13096,7 +13520,11 @@ impl<'de> serde::Deserialize<'de> for RequestParams {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13165,7 +13593,11 @@ impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13340,7 +13772,11 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13442,7 +13878,11 @@ impl<'de> serde::Deserialize<'de> for ResourceContents {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13626,7 +14066,11 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13705,7 +14149,11 @@ impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13776,7 +14224,11 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -13846,7 +14298,11 @@ impl<'de> serde::Deserialize<'de> for ResourceRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14016,7 +14472,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14083,7 +14543,11 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14150,7 +14614,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14228,7 +14696,11 @@ impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14299,7 +14771,11 @@ impl<'de> serde::Deserialize<'de> for ResultObject {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14432,7 +14908,11 @@ impl<'de> serde::Deserialize<'de> for Root {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14506,7 +14986,11 @@ impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -14588,7 +15072,11 @@ impl<'de> serde::Deserialize<'de> for SamplingMessage {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "role")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15196,7 +15684,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilities {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15269,7 +15761,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15348,7 +15844,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15448,7 +15948,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15514,7 +16018,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "tools")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15582,7 +16090,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "call")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -15649,7 +16161,11 @@ impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16713,7 +17229,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16785,7 +17305,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "level")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -16855,7 +17379,11 @@ impl<'de> serde::Deserialize<'de> for SetLevelRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17080,7 +17608,11 @@ impl<'de> serde::Deserialize<'de> for StringSchema {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17219,7 +17751,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17291,7 +17827,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17361,7 +17901,11 @@ impl<'de> serde::Deserialize<'de> for SubscribeRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17496,7 +18040,11 @@ impl<'de> serde::Deserialize<'de> for Task {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "ttl")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17581,7 +18129,11 @@ impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "task")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17651,7 +18203,11 @@ impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17709,7 +18265,11 @@ impl<'de> serde::Deserialize<'de> for TaskMetadata {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "ttl")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -17845,7 +18405,11 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18003,7 +18567,11 @@ impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
                             crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18106,7 +18674,11 @@ impl<'de> serde::Deserialize<'de> for TextContent {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18208,7 +18780,11 @@ impl<'de> serde::Deserialize<'de> for TextResourceContents {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18340,7 +18916,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18410,7 +18990,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18474,7 +19058,11 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem 
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18576,7 +19164,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18641,7 +19233,11 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18834,7 +19430,11 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -18989,7 +19589,11 @@ impl<'de> serde::Deserialize<'de> for ToolAnnotations {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19055,7 +19659,11 @@ impl<'de> serde::Deserialize<'de> for ToolChoice {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19191,7 +19799,11 @@ impl<'de> serde::Deserialize<'de> for ToolExecution {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19370,7 +19982,11 @@ impl<'de> serde::Deserialize<'de> for ToolInputSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19443,7 +20059,11 @@ impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19562,7 +20182,11 @@ impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19711,7 +20335,11 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19814,7 +20442,11 @@ impl<'de> serde::Deserialize<'de> for ToolUseContent {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19885,7 +20517,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -19957,7 +20593,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20027,7 +20667,11 @@ impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20156,7 +20800,11 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20226,7 +20874,11 @@ impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20323,7 +20975,11 @@ impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20392,7 +21048,11 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredError {
                         }
                         "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20463,7 +21123,11 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorError {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
@@ -20527,7 +21191,11 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorErrorData {
                             )?
                         }
                         _ => {
-                            extra.insert(key.into_string(), map.next_value()?);
+                            crate::rt::serde_helpers::fill_extra(
+                                &mut extra,
+                                key,
+                                &mut map,
+                            )?
                         }
                     }
                 }
