@@ -1,6 +1,6 @@
 //! Emitting: a [`Model`] becomes Rust source, through `quote` and `prettyplease`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -66,6 +66,62 @@ pub(crate) fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
 struct Emitter {
     /// Schema definition name → Rust name, for doc links.
     links: BTreeMap<String, String>,
+    /// The unions that are the item type of an array (directly or through an alias).
+    array_items: BTreeSet<String>,
+}
+
+/// The unions that are the item type of an array somewhere in the model (directly or
+/// through aliases): their values come in numbers (content blocks), so they decode an
+/// object whose tag comes first straight from the input (`Arms::STRAIGHT`).
+fn array_item_unions(model: &Model) -> BTreeSet<String> {
+    let by_name: BTreeMap<&str, &TypeDef> =
+        model.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let union_of = |name: &str| -> Option<String> {
+        let mut name = name;
+        for _ in 0..by_name.len() {
+            match &by_name.get(name)?.kind {
+                Kind::Union { .. } => return Some(name.to_string()),
+                Kind::Alias {
+                    target: TypeRef::Named(next),
+                } => name = next,
+                _ => return None,
+            }
+        }
+        None
+    };
+    fn items<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
+        match ty {
+            TypeRef::Array(inner) => {
+                if let TypeRef::Named(n) = &**inner {
+                    out.push(n);
+                }
+                items(inner, out);
+            }
+            TypeRef::Map(inner) => items(inner, out),
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    for t in &model.types {
+        match &t.kind {
+            Kind::Struct { fields, additional } => {
+                for f in fields {
+                    items(&f.ty, &mut names);
+                }
+                if let Some(a) = additional {
+                    items(a, &mut names);
+                }
+            }
+            Kind::Union { variants, .. } => {
+                for v in variants {
+                    items(&v.ty, &mut names);
+                }
+            }
+            Kind::Alias { target } => items(target, &mut names),
+            Kind::StringEnum { .. } => {}
+        }
+    }
+    names.into_iter().filter_map(union_of).collect()
 }
 
 /// Emits the files of one version's module, as `(file name, contents)` pairs.
@@ -78,7 +134,10 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
             Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
-    let em = Emitter { links };
+    let em = Emitter {
+        links,
+        array_items: array_item_unions(model),
+    };
     let head = header(source, &model.schema_sha256);
 
     let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
@@ -669,6 +728,13 @@ impl Emitter {
                 }
             }
         });
+        // Values that come in numbers (array items) with a tag: decoded straight from the
+        // input when the tag comes first (see `rt::union`).
+        let straight = (tag.is_some() && self.array_items.contains(&t.name)).then(|| {
+            quote!(
+                const STRAIGHT: bool = true;
+            )
+        });
         let integers = plain(&TypeRef::Integer);
         let integer_arm = (!integers.is_empty()).then(|| {
             let (i, v): (Vec<usize>, Vec<Ident>) = integers.into_iter().unzip();
@@ -726,6 +792,7 @@ impl Emitter {
                         )),
                     }
                 }
+                #straight
                 #string_arm
                 #integer_arm
             }

@@ -376,3 +376,68 @@ fn a_result_union_takes_its_usual_arm_in_one_pass_as_the_rules_would() {
     .unwrap_err();
     assert!(e.to_string().contains("duplicate field `x`"), "{e}");
 }
+
+/// A tagged union whose values do not come in arrays (an elicitation property schema)
+/// reads an object whose tag comes first member by member, through the decoders of a
+/// buffered object; one whose values do (a content block) reads it straight. Either way:
+/// the value and the error the buffered way gives.
+#[test]
+fn tag_first_member_by_member_decodes_as_the_buffer_does() {
+    use mcp_spec_types::rt::union::Arms;
+    // The generator's choice: array item types (content blocks) go straight.
+    const {
+        assert!(<v::ContentBlock as Arms>::STRAIGHT);
+        assert!(<v::SamplingMessageContentBlock as Arms>::STRAIGHT);
+        assert!(!<v::PrimitiveSchemaDefinition as Arms>::STRAIGHT);
+    }
+    let schemas: Vec<Block> = vec![
+        vec![
+            ("type", json!("number")),
+            ("minimum", json!(1)),
+            ("maximum", json!(5)),
+        ],
+        vec![
+            ("type", json!("boolean")),
+            ("default", json!(true)),
+            ("x-kept", json!([1])),
+        ],
+        vec![("type", json!("string")), ("enum", json!(["a", "b"]))],
+        vec![
+            ("type", json!("string")),
+            ("title", json!("Name")),
+            ("minLength", json!(1)),
+        ],
+    ];
+    let text = |block: &Block| {
+        let props: Vec<String> = block
+            .iter()
+            .map(|(k, val)| format!("{}:{}", json!(k), val))
+            .collect();
+        format!("{{{}}}", props.join(","))
+    };
+    for block in &schemas {
+        let first = text(block);
+        let mut reversed = block.clone();
+        reversed.reverse();
+        let last = text(&reversed);
+        let a: v::PrimitiveSchemaDefinition =
+            serde_json::from_str(&first).unwrap_or_else(|e| panic!("{first}: {e}"));
+        let b: v::PrimitiveSchemaDefinition =
+            path::from_str(&last).unwrap_or_else(|e| panic!("{last}: {e}"));
+        assert_eq!(a, b, "{first} vs {last}");
+    }
+    let bad = r#"{"type":"number","minimum":"one"}"#;
+    let plain = serde_json::from_str::<v::PrimitiveSchemaDefinition>(bad)
+        .expect_err(bad)
+        .to_string();
+    let tracked = path::from_str::<v::PrimitiveSchemaDefinition>(bad).expect_err(bad);
+    let want = "PrimitiveSchemaDefinition (as NumberSchema): invalid type: string \"one\"";
+    assert!(plain.contains(want), "{plain}");
+    assert!(tracked.to_string().contains(want), "{tracked}");
+    assert_eq!(tracked.path(), "minimum");
+    assert_eq!(plain.matches(" at line ").count(), 1, "{plain}");
+    // Broken JSON inside the object: serde_json's own error, with its position.
+    let broken = r#"{"type":"number","minimum":1,}"#;
+    let e = serde_json::from_str::<v::PrimitiveSchemaDefinition>(broken).expect_err(broken);
+    assert!(e.is_syntax(), "{e}");
+}

@@ -153,19 +153,21 @@ pub(crate) fn from_content_seed<'de, S: DeserializeSeed<'de>>(
     decode_seed(seed, content)
 }
 
-/// Decodes with `seed` from a value a union read whole, through the same wrapper as
-/// [`from_content_seed`] (so that the decoders are compiled once), with tracking off: the
-/// error has no path.
-pub(crate) fn from_content_seed_untracked<'de, S: DeserializeSeed<'de>>(
-    seed: S,
-    content: Content<'de>,
-) -> Result<S::Value, serde_json::Error> {
+/// Decodes with `seed` from a value a union read whole (a [`Content`]) or reads member by
+/// member (a `Pulled` object), through the same wrapper as [`from_content_seed`] (so that
+/// the decoders are compiled once, and the same for both), with tracking off: the error
+/// has no path.
+pub(crate) fn from_seed_untracked<'de, S, D>(seed: S, de: D) -> Result<S::Value, serde_json::Error>
+where
+    S: DeserializeSeed<'de>,
+    D: Deserializer<'de, Error = serde_json::Error>,
+{
     let track = Track {
         path: RefCell::new(None),
         enabled: false,
     };
     seed.deserialize(Tracked {
-        de: content,
+        de,
         at: &Segment::Root,
         track: &track,
     })

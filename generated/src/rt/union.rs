@@ -22,10 +22,17 @@
 //!
 //! [`deserialize`] decodes a string or an integer straight into its arm when the rules
 //! choose a plain `String` or `i64` arm, and an object whose first property is the
-//! union's tag straight into the arm that tag selects, when it selects one (the rules then
-//! choose that arm whatever else the object holds). Generated structs write their constant
-//! properties (a union's tag among them) first, and so do the official SDKs, so this is
-//! the common case: a text content block costs one allocation, its text.
+//! union's tag into the arm that tag selects, when it selects one (the rules then choose
+//! that arm whatever else the object holds), as it is read: member by member, each value
+//! read whole (so a nested object is buffered, a string borrowed) and handed to the arm's
+//! decoder at once. Generated structs write their constant properties (a union's tag among
+//! them) first, and so do the official SDKs, so this is the common case. The arm's
+//! decoder is the one compiled for a buffered object (the map it reads is the same type),
+//! so this way compiles no decoder once more. The unions whose values come in numbers,
+//! the item types of arrays (content blocks), go further ([`Arms::STRAIGHT`]): the arm
+//! decodes straight from the input, so a text content block costs one allocation, its
+//! text, and nothing is read twice; that compiles their arms' decoders once more for each
+//! kind of input, which is why the other unions do not.
 //!
 //! Anything else is first read whole into a cheap buffer, the rules pick the arm from it,
 //! and the arm decodes the buffer. The buffer is not a [`serde_json::Value`]: it borrows
@@ -53,7 +60,7 @@ use std::borrow::Cow;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::content::{Content, ContentSeed, ContentVisitor};
+use super::content::{Content, ContentSeed, ContentVisitor, Pull, Pulled};
 use super::serde_helpers::Key;
 
 /// The kind of a JSON value.
@@ -379,6 +386,14 @@ pub trait Arms: Sized {
     /// The facts decoding uses to choose an arm.
     fn facts() -> &'static Union;
 
+    /// Whether an object whose tag comes first is decoded straight into its arm from the
+    /// input, rather than member by member through the decoders compiled for a buffered
+    /// object (see the [module docs](self)). Faster, and dearer to compile: the generator
+    /// turns it on for the unions whose values come in numbers, the item types of arrays
+    /// (content blocks).
+    #[doc(hidden)]
+    const STRAIGHT: bool = false;
+
     /// Decodes the payload of arm `index` from `deserializer`.
     fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
 
@@ -473,8 +488,7 @@ fn buffered<U: Arms, E: de::Error>(value: Content<'_>) -> Result<U, E> {
             arm_error::<U, E>(index, e.inner())
         })
     } else {
-        super::path::from_content_seed_untracked(seed, value)
-            .map_err(|e| arm_error::<U, E>(index, e))
+        super::path::from_seed_untracked(seed, value).map_err(|e| arm_error::<U, E>(index, e))
     }
 }
 
@@ -510,18 +524,25 @@ fn object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
     let key = key.into_cow();
     let value = map.next_value_seed(ContentSeed)?;
     if key == tag {
-        let index = value.text().and_then(|t| facts.arm_for_tag(t));
-        if let (Some(index), Content::Str(_) | Content::String(_)) = (index, &value) {
+        if let Some(index) = value.text().and_then(|t| facts.arm_for_tag(t)) {
             return tag_first(index, tag, value, map);
         }
     }
     buffer_object(map, vec![(key, value)])
 }
 
-/// Decodes arm `index` from an object whose first property, the tag, has been read:
-/// `map` gives the rest. Inlined, as [`object`] is, so that the decoded value is built
-/// where the caller wants it rather than copied out through each call (a content block is
-/// some 300 bytes).
+/// Decodes arm `index` from an object whose first property, the tag, has been read, and
+/// `map` gives the rest.
+///
+/// For most unions, member by member, each value read whole as it comes (a [`Content`]),
+/// through the decoders compiled for a buffered object, so that this way compiles no arm's
+/// decoder once more. For a union whose values come in numbers ([`Arms::STRAIGHT`]),
+/// straight from `map`: it saves reading each value whole, but compiles every arm's
+/// decoder once more for each kind of input. `U::STRAIGHT` is a constant, so the way not
+/// taken is not compiled.
+///
+/// Inlined, as [`object`] is, so that the decoded value is built where the caller wants
+/// it rather than copied out through each call (a content block is some 300 bytes).
 #[inline]
 fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
     index: usize,
@@ -529,21 +550,31 @@ fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
     value: Content<'de>,
     map: A,
 ) -> Result<U, A::Error> {
-    let value = match value {
-        Content::Str(s) => Cow::Borrowed(s),
-        Content::String(s) => Cow::Owned(s),
-        _ => unreachable!("the tag is a string"),
-    };
-    let rest = TagFirst {
-        tag: Some(tag),
-        value: Some(value),
+    if U::STRAIGHT {
+        let rest = TagFirst {
+            tag: Some(tag),
+            value: Some(value),
+            map,
+        };
+        return U::arm(index, de::value::MapAccessDeserializer::new(rest)).map_err(|e| {
+            // As `buffered` reports it; the position is the one serde_json adds outside.
+            let text = e.to_string();
+            arm_error::<U, A::Error>(index, without_position(&text))
+        });
+    }
+    let mut rest = Rest {
+        first: Some((Cow::Borrowed(tag), value)),
         map,
+        error: None,
     };
-    U::arm(index, de::value::MapAccessDeserializer::new(rest)).map_err(|e| {
-        // As `buffered` reports it; the position is the one serde_json adds outside.
-        let text = e.to_string();
-        arm_error::<U, A::Error>(index, without_position(&text))
-    })
+    let seed = ArmSeed::<U>(index, PhantomData);
+    match super::path::from_seed_untracked(seed, Pulled(&mut rest)) {
+        Ok(u) => Ok(u),
+        // Reading the input failed: that error as it was, with its position.
+        Err(_) if rest.error.is_some() => Err(rest.error.take().expect("checked")),
+        // The arm's decoder failed: as `buffered` reports it.
+        Err(e) => Err(arm_error::<U, A::Error>(index, e)),
+    }
 }
 
 /// `text` without the " at line L column C" serde_json ends an error with.
@@ -569,8 +600,8 @@ fn without_position(text: &str) -> &str {
 struct TagFirst<'de, A> {
     /// The tag's name, until it has been given.
     tag: Option<&'static str>,
-    /// The tag's value, until it has been given.
-    value: Option<Cow<'de, str>>,
+    /// The tag's value (a string), until it has been given.
+    value: Option<Content<'de>>,
     /// The rest of the object.
     map: A,
 }
@@ -592,13 +623,48 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TagFirst<'de, A> {
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         match self.value.take() {
-            Some(value) => seed.deserialize(de::value::StrDeserializer::new(&value)),
+            // Through the wrapper a buffered value is decoded with, for which every
+            // property's decoder is compiled already (a plain string deserializer would
+            // compile each once more), though only the tag's is ever given it.
+            Some(value) => super::path::from_seed_untracked(seed, value)
+                .map_err(<A::Error as de::Error>::custom),
             None => self.map.next_value_seed(seed),
         }
     }
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint().map(|n| n + 1)
+    }
+}
+
+/// The members of an object being read: the tag, already read, then the rest of `map`.
+struct Rest<'de, A: MapAccess<'de>> {
+    first: Option<(Cow<'de, str>, Content<'de>)>,
+    map: A,
+    /// The error reading `map` gave, handed back as it was.
+    error: Option<A::Error>,
+}
+
+impl<'de, A: MapAccess<'de>> Rest<'de, A> {
+    fn read(&mut self) -> Result<Option<(Cow<'de, str>, Content<'de>)>, A::Error> {
+        let Some(key) = self.map.next_key::<Key<'de>>()? else {
+            return Ok(None);
+        };
+        let value = self.map.next_value_seed(ContentSeed)?;
+        Ok(Some((key.into_cow(), value)))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Pull<'de> for Rest<'de, A> {
+    fn pull(&mut self) -> Result<Option<(Cow<'de, str>, Content<'de>)>, serde_json::Error> {
+        if let Some(first) = self.first.take() {
+            return Ok(Some(first));
+        }
+        self.read().map_err(|e| {
+            let error = <serde_json::Error as de::Error>::custom(&e);
+            self.error = Some(e);
+            error
+        })
     }
 }
 

@@ -653,6 +653,7 @@ impl crate::rt::union::Arms for CallToolResultContentItem {
             }
         }
     }
+    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {

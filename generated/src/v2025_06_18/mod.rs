@@ -2523,6 +2523,7 @@ impl crate::rt::union::Arms for ContentBlock {
             }
         }
     }
+    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {

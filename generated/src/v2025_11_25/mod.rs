@@ -4028,6 +4028,7 @@ impl crate::rt::union::Arms for ContentBlock {
             }
         }
     }
+    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -15506,6 +15507,7 @@ impl crate::rt::union::Arms for SamplingMessageContentBlock {
             }
         }
     }
+    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {

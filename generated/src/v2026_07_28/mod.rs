@@ -2885,6 +2885,7 @@ impl crate::rt::union::Arms for ContentBlock {
             }
         }
     }
+    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -14915,6 +14916,7 @@ impl crate::rt::union::Arms for SamplingMessageContentBlock {
             }
         }
     }
+    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
