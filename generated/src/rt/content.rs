@@ -230,12 +230,10 @@ fn visit_map<'de, V: Visitor<'de>>(
         value: None,
     };
     let value = visitor.visit_map(&mut map)?;
-    match map.source {
-        Source::Read(iter) if iter.len() > 0 => {
-            Err(de::Error::invalid_length(len, &"fewer elements in map"))
-        }
-        _ => Ok(value),
+    if map.unread()? {
+        return Err(de::Error::invalid_length(len, &"fewer elements in map"));
     }
+    Ok(value)
 }
 
 /// An object read member by member, each value read whole as it comes: what a union
@@ -258,11 +256,7 @@ impl<'de> Deserializer<'de> for Pulled<'_, 'de> {
             value: None,
         };
         let value = visitor.visit_map(&mut map)?;
-        let left = match &mut map.source {
-            Source::Pull(rest) => rest.pull()?.is_some(),
-            Source::Read(iter) => iter.len() > 0,
-        };
-        if left {
+        if map.unread()? {
             return Err(de::Error::custom(
                 "fewer elements in map: the decoder left members unread",
             ));
@@ -305,6 +299,16 @@ struct Members<'a, 'de> {
 enum Source<'a, 'de> {
     Read(std::vec::IntoIter<(Cow<'de, str>, Content<'de>)>),
     Pull(&'a mut dyn Pull<'de>),
+}
+
+impl Members<'_, '_> {
+    /// Whether members are left after the decoder finished (it stopped reading early).
+    fn unread(&mut self) -> Result<bool, Error> {
+        Ok(match &mut self.source {
+            Source::Read(iter) => iter.len() > 0,
+            Source::Pull(source) => source.pull()?.is_some(),
+        })
+    }
 }
 
 impl<'de> MapAccess<'de> for Members<'_, 'de> {

@@ -50,11 +50,8 @@ impl DecodeError {
             return self;
         }
         let text = self.inner.to_string();
-        let message = text
-            .rfind(" at line ")
-            .map_or(text.as_str(), |i| &text[..i]);
         DecodeError {
-            inner: <serde_json::Error as de::Error>::custom(message),
+            inner: <serde_json::Error as de::Error>::custom(strip_position(&text)),
             path: self.path,
         }
     }
@@ -81,6 +78,25 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.inner)
+    }
+}
+
+/// An error's text without the " at line L column C" serde_json ends it with, if it does.
+pub(crate) fn strip_position(text: &str) -> &str {
+    let Some(at) = text.rfind(" at line ") else {
+        return text;
+    };
+    let mut words = text[at + " at line ".len()..].split(' ');
+    let number =
+        |w: Option<&str>| w.is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
+    if number(words.next())
+        && words.next() == Some("column")
+        && number(words.next())
+        && words.next().is_none()
+    {
+        &text[..at]
+    } else {
+        text
     }
 }
 

@@ -512,12 +512,9 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
 #[inline]
 fn object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
     let facts = U::facts();
-    let Some(tag) = facts.tag else {
+    let (Some(tag), false) = (facts.tag, super::path::tracking()) else {
         return buffer_object(map, Vec::new());
     };
-    if super::path::tracking() {
-        return buffer_object(map, Vec::new());
-    }
     let Some(key) = map.next_key::<Key<'de>>()? else {
         return buffered(Content::Map(Vec::new()));
     };
@@ -559,7 +556,7 @@ fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
         return U::arm(index, de::value::MapAccessDeserializer::new(rest)).map_err(|e| {
             // As `buffered` reports it; the position is the one serde_json adds outside.
             let text = e.to_string();
-            arm_error::<U, A::Error>(index, without_position(&text))
+            arm_error::<U, A::Error>(index, super::path::strip_position(&text))
         });
     }
     let mut rest = Rest {
@@ -574,25 +571,6 @@ fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
         Err(_) if rest.error.is_some() => Err(rest.error.take().expect("checked")),
         // The arm's decoder failed: as `buffered` reports it.
         Err(e) => Err(arm_error::<U, A::Error>(index, e)),
-    }
-}
-
-/// `text` without the " at line L column C" serde_json ends an error with.
-fn without_position(text: &str) -> &str {
-    let Some(at) = text.rfind(" at line ") else {
-        return text;
-    };
-    let mut words = text[at + " at line ".len()..].split(' ');
-    let number =
-        |w: Option<&str>| w.is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
-    if number(words.next())
-        && words.next() == Some("column")
-        && number(words.next())
-        && words.next().is_none()
-    {
-        &text[..at]
-    } else {
-        text
     }
 }
 
