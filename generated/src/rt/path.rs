@@ -102,19 +102,20 @@ pub(crate) fn strip_position(text: &str) -> &str {
 
 /// Decodes `T` from JSON text, reporting the path of any error.
 ///
-/// The text is decoded without tracking first; only when that fails is it decoded again,
-/// tracking the path, to say where.
+/// The text is decoded without tracking first; only when that fails is the document read
+/// again, whole, and decoded from what was read, tracking the path, to say where. The
+/// error reported is the first attempt's, with its line and column, and the path the
+/// second found. One case has no path: a wrong value followed by broken JSON further on
+/// (`{"content":[{"type":"text","text":5},`), where the second reading stops at the
+/// syntax error before anything is decoded; the line and column still say where.
 pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeError> {
-    if let Ok(value) = serde_json::from_str(text) {
-        return Ok(value);
+    match serde_json::from_str(text) {
+        Ok(value) => Ok(value),
+        Err(first) => Err(retry::<T, _>(
+            serde_json::Deserializer::from_str(text),
+            first,
+        )),
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = decode(&mut de)?;
-    de.end().map_err(|inner| DecodeError {
-        path: String::new(),
-        inner,
-    })?;
-    Ok(value)
 }
 
 /// Decodes `T` from JSON bytes, reporting the path of any error.
@@ -125,40 +126,96 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Decod
     if let Ok(text) = std::str::from_utf8(bytes) {
         return from_str(text);
     }
-    if let Ok(value) = serde_json::from_slice(bytes) {
-        return Ok(value);
+    match serde_json::from_slice(bytes) {
+        Ok(value) => Ok(value),
+        Err(first) => Err(retry::<T, _>(
+            serde_json::Deserializer::from_slice(bytes),
+            first,
+        )),
     }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = decode(&mut de)?;
-    de.end().map_err(|inner| DecodeError {
+}
+
+/// The error of a document that failed to decode as `T` untracked (`first`), with the
+/// path of the value at fault: the second attempt, tracking the path.
+///
+/// It decodes the document again from a `Content` read whole, not from the text, so
+/// that each type's decoder is compiled for one tracked input, the one a union's buffer
+/// already needs, rather than once more for text (with one version, that took the
+/// crate's LLVM IR from 758,765 lines to 547,306). The text is read tracked, as one value, so that a syntax error says where
+/// it is; otherwise the reported error is the first attempt's (its text and position)
+/// with the path the second found, or the second's where they do not say the same.
+#[inline(never)]
+fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+    first: serde_json::Error,
+) -> DecodeError {
+    let first_error = |first| DecodeError {
         path: String::new(),
-        inner,
-    })?;
-    Ok(value)
+        inner: first,
+    };
+    let content = decode_seed(super::content::ContentSeed, &mut de).and_then(|content| {
+        de.end().map_err(|inner| DecodeError {
+            path: String::new(),
+            inner,
+        })?;
+        Ok(content)
+    });
+    let content = match content {
+        Ok(content) => content,
+        // The first attempt stopped at a wrong value before the syntax error: its error
+        // is the one (without a path: the value was not read whole). A union that decoded
+        // straight from the text reports the syntax error inside it in its own words
+        // (`U (as A): expected ...`), which end with the syntax error's.
+        Err(e)
+            if (first.line(), first.column()) < (e.inner.line(), e.inner.column())
+                && !strip_position(&first.to_string())
+                    .ends_with(strip_position(&e.inner.to_string())) =>
+        {
+            return first_error(first);
+        }
+        Err(e) => return e,
+    };
+    match decode_seed(std::marker::PhantomData::<T>, content) {
+        Err(second) => {
+            let same = strip_position(&first.to_string()) == second.inner.to_string();
+            DecodeError {
+                path: second.path,
+                inner: if same { first } else { second.inner },
+            }
+        }
+        // Not expected: the two ways decode alike. The first attempt's error stands.
+        Ok(_) => first_error(first),
+    }
 }
 
 /// Decodes `T` from a `serde_json::Value`, reporting the path of any error.
+///
+/// As [`from_value_ref`]: its strings are copied, not moved.
 pub fn from_value<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
-    decode(value)
+    from_value_ref(&value)
 }
 
 /// Decodes `T` from a borrowed `serde_json::Value`, untracked first (no copy of the
 /// value), tracking the path only when that fails.
+///
+/// The value is read as the buffer a union reads a value into, borrowing its strings,
+/// through the decoders compiled for that buffer, rather than through `Value`'s own deserializer, which
+/// would compile every type's decoder twice more (tracked and not).
 pub fn from_value_ref<T: de::DeserializeOwned>(
     value: &serde_json::Value,
 ) -> Result<T, DecodeError> {
-    match T::deserialize(value) {
+    let marker = std::marker::PhantomData::<T>;
+    match from_seed_untracked(marker, Content::of(value)) {
         Ok(decoded) => Ok(decoded),
-        Err(_) => decode(value),
+        Err(first) => match decode_seed(marker, Content::of(value)) {
+            Err(e) => Err(e),
+            // Not expected: the two ways decode alike. The first attempt's error stands.
+            Ok(_) => Err(DecodeError {
+                path: String::new(),
+                inner: first,
+            }),
+        },
     }
-}
-
-fn decode<'de, T, D>(de: D) -> Result<T, DecodeError>
-where
-    T: Deserialize<'de>,
-    D: Deserializer<'de, Error = serde_json::Error>,
-{
-    decode_seed(std::marker::PhantomData::<T>, de)
 }
 
 /// Decodes with `seed` from a value a union read whole, reporting the path of any error.
