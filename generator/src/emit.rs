@@ -68,12 +68,17 @@ struct Emitter {
     links: BTreeMap<String, String>,
     /// The unions that are the item type of an array (directly or through an alias).
     array_items: BTreeSet<String>,
+    /// The item types of arrays (as named there) that are, or alias, a union with a tag:
+    /// the arrays whose elements are decoded where they go (`fill_union_seq`).
+    straight_items: BTreeSet<String>,
 }
 
-/// The unions that are the item type of an array somewhere in the model (directly or
-/// through aliases): their values come in numbers (content blocks), so they decode an
-/// object whose tag comes first straight from the input (`Arms::STRAIGHT`).
-fn array_item_unions(model: &Model) -> BTreeSet<String> {
+/// The item types of arrays somewhere in the model that are unions, directly or through
+/// aliases, each with the union it names. Such unions' values come in numbers (content
+/// blocks), so where they have a tag they decode an object whose tag comes first straight
+/// from the input (`Arms::STRAIGHT`), and their arrays push each element where it is
+/// decoded (`fill_union_seq`).
+fn array_item_unions(model: &Model) -> BTreeMap<String, String> {
     let by_name: BTreeMap<&str, &TypeDef> =
         model.types.iter().map(|t| (t.name.as_str(), t)).collect();
     let union_of = |name: &str| -> Option<String> {
@@ -121,7 +126,10 @@ fn array_item_unions(model: &Model) -> BTreeSet<String> {
             Kind::StringEnum { .. } => {}
         }
     }
-    names.into_iter().filter_map(union_of).collect()
+    names
+        .into_iter()
+        .filter_map(|n| Some((n.to_string(), union_of(n)?)))
+        .collect()
 }
 
 /// Emits the files of one version's module, as `(file name, contents)` pairs.
@@ -134,9 +142,21 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
             Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
+    let item_unions = array_item_unions(model);
+    let tagged: BTreeSet<&str> = model
+        .types
+        .iter()
+        .filter(|t| matches!(&t.kind, Kind::Union { tag: Some(_), .. }))
+        .map(|t| t.name.as_str())
+        .collect();
     let em = Emitter {
         links,
-        array_items: array_item_unions(model),
+        array_items: item_unions.values().cloned().collect(),
+        straight_items: item_unions
+            .iter()
+            .filter(|(_, union)| tagged.contains(union.as_str()))
+            .map(|(item, _)| item.clone())
+            .collect(),
     };
     let head = header(source, &model.schema_sha256);
 
@@ -226,6 +246,13 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
             }
             _ => None,
         });
+    let all_unions = model.types.iter().filter_map(|t| match &t.kind {
+        Kind::Union { .. } => {
+            let (n, r) = (&t.name, ident(&t.name));
+            Some(quote!((#n, m::#r::DECODE),))
+        }
+        _ => None,
+    });
     let result_encoder = |name: &str, client_sends: bool| {
         let f = format_ident!(
             "{}_value",
@@ -271,6 +298,9 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
 
         /// `(schema name, Rust name)` of every definition, sorted by Rust name.
         pub const DEFINITIONS: &[(&str, &str)] = &[ #( #pairs ),* ];
+
+        /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
+        pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[ #( #all_unions )* ];
 
         /// Decodes `value` as the definition named `definition` and encodes it back;
         /// `None` if there is no such definition.
@@ -584,15 +614,21 @@ impl Emitter {
         });
         let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
         // How each property's value fills its slot: an array of generated types grows
-        // from one element (`fill_seq`); anything else as serde decodes it (`fill`).
+        // from one element (`fill_seq`), an array of a tagged union pushes each element
+        // where it is decoded (`fill_union_seq`); anything else as serde decodes it (`fill`).
         let fills = fields.iter().map(|f| match &f.ty {
-            TypeRef::Array(inner) if !f.nullable && matches!(**inner, TypeRef::Named(_)) => {
-                if f.required {
-                    quote!(fill_seq)
-                } else {
-                    quote!(fill_optional_seq)
+            TypeRef::Array(inner) if !f.nullable => match &**inner {
+                TypeRef::Named(item) if self.straight_items.contains(item) => {
+                    if f.required {
+                        quote!(fill_union_seq)
+                    } else {
+                        quote!(fill_optional_union_seq)
+                    }
                 }
-            }
+                TypeRef::Named(_) if f.required => quote!(fill_seq),
+                TypeRef::Named(_) => quote!(fill_optional_seq),
+                _ => quote!(fill),
+            },
             _ => quote!(fill),
         });
         let finals = fields.iter().zip(&slots).map(|(f, slot)| {
@@ -700,6 +736,7 @@ impl Emitter {
             ),
         });
         let arms = variants.iter().map(|v| sig_tokens(&v.name, &v.signature));
+        let (by_tag_values, by_tag_arms) = tag_table(variants);
         let tag_tokens = match tag {
             Some(t) => quote!(::std::option::Option::Some(#t)),
             None => quote!(::std::option::Option::None),
@@ -730,9 +767,29 @@ impl Emitter {
         });
         // Values that come in numbers (array items) with a tag: decoded straight from the
         // input when the tag comes first (see `rt::union`).
+        // Their arrays take each element where it is built (`arm_to`).
         let straight = (tag.is_some() && self.array_items.contains(&t.name)).then(|| {
+            let idx = 0..variants.len();
+            let vnames = variants.iter().map(|v| ident(&v.name));
+            let vtypes = variants.iter().map(|v| self.ty(&v.ty));
             quote!(
                 const STRAIGHT: bool = true;
+                #[inline]
+                fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+                    index: usize,
+                    deserializer: D,
+                    out: O,
+                ) -> ::std::result::Result<R, D::Error> {
+                    match index {
+                        #( #idx => match <#vtypes as serde::Deserialize>::deserialize(deserializer) {
+                            ::std::result::Result::Ok(v) => ::std::result::Result::Ok(out(Self::#vnames(v))),
+                            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                        }, )*
+                        _ => ::std::result::Result::Err(<D::Error as serde::de::Error>::custom(
+                            ::std::format_args!("{} has no arm {index}", #type_name),
+                        )),
+                    }
+                }
             )
         });
         let integers = plain(&TypeRef::Integer);
@@ -773,6 +830,7 @@ impl Emitter {
                     name: #type_name,
                     tag: #tag_tokens,
                     arms: &[ #( #arms ),* ],
+                    by_tag: &[ #( (#by_tag_values, #by_tag_arms) ),* ],
                 };
             }
             impl<'de> serde::Deserialize<'de> for #name {
@@ -864,6 +922,37 @@ fn kind_word(k: JsonKind) -> &'static str {
         JsonKind::Array => "an array",
         JsonKind::Object => "an object",
     }
+}
+
+/// The tag values of a union that select one arm each, with that arm, sorted by value:
+/// an arm (not shadowed) is selected by the tag values of its object signature, or of its
+/// own arms' when it is a union; a value that selects two arms is left out (the full rules
+/// decide). `rt::union::Union::by_tag`, held to the rules by a test.
+fn tag_table(variants: &[Variant]) -> (Vec<&str>, Vec<usize>) {
+    let mut arms_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for (i, v) in variants.iter().enumerate() {
+        let s = &v.signature;
+        if s.shadowed_by.is_some() {
+            continue;
+        }
+        let sigs = if s.alts.is_empty() {
+            std::slice::from_ref(s)
+        } else {
+            &s.alts[..]
+        };
+        for sig in sigs.iter().filter(|sig| sig.json == JsonKind::Object) {
+            for t in &sig.tags {
+                arms_of.entry(t.as_str()).or_default().insert(i);
+            }
+        }
+    }
+    arms_of
+        .into_iter()
+        .filter_map(|(t, arms)| match arms.into_iter().collect::<Vec<_>>()[..] {
+            [i] => Some((t, i)),
+            _ => None,
+        })
+        .unzip()
 }
 
 fn sig_tokens(name: &str, s: &Signature) -> TokenStream {

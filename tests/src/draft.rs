@@ -167,6 +167,35 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("UntitledSingleSelectEnumSchema", "UntitledSingleSelectEnumSchema"),
 ];
 
+/// `(Rust name, decoding facts)` of every union, definitions and inline ones.
+pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
+    ("CallToolResultResponseResult", m::CallToolResultResponseResult::DECODE),
+    ("ClientRequest", m::ClientRequest::DECODE),
+    ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
+    ("ContentBlock", m::ContentBlock::DECODE),
+    ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
+    ("ElicitRequestParams", m::ElicitRequestParams::DECODE),
+    ("ElicitResultContentValue", m::ElicitResultContentValue::DECODE),
+    ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
+    ("EnumSchema", m::EnumSchema::DECODE),
+    ("GetPromptResultResponseResult", m::GetPromptResultResponseResult::DECODE),
+    ("InputRequest", m::InputRequest::DECODE),
+    ("InputResponse", m::InputResponse::DECODE),
+    ("JsonRpcMessage", m::JsonRpcMessage::DECODE),
+    ("JsonRpcResponse", m::JsonRpcResponse::DECODE),
+    ("MultiSelectEnumSchema", m::MultiSelectEnumSchema::DECODE),
+    ("PrimitiveSchemaDefinition", m::PrimitiveSchemaDefinition::DECODE),
+    ("ProgressToken", m::ProgressToken::DECODE),
+    ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
+    ("ReadResourceResultResponseResult", m::ReadResourceResultResponseResult::DECODE),
+    ("RequestId", m::RequestId::DECODE),
+    ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
+    ("SamplingMessageContentBlock", m::SamplingMessageContentBlock::DECODE),
+    ("ServerNotification", m::ServerNotification::DECODE),
+    ("ServerResult", m::ServerResult::DECODE),
+    ("SingleSelectEnumSchema", m::SingleSelectEnumSchema::DECODE),
+];
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

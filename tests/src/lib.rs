@@ -95,6 +95,8 @@ pub struct Harness {
     pub roundtrip: fn(&str, serde_json::Value) -> Option<Result<serde_json::Value, String>>,
     /// The decoding facts of a union definition.
     pub union: fn(&str) -> Option<mcp_spec_types::rt::union::Union>,
+    /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
+    pub unions: &'static [(&'static str, mcp_spec_types::rt::union::Union)],
     /// The JSON Schema `schemars` derives for a definition.
     pub schema: fn(&str) -> Option<schemars::Schema>,
     /// The generated `Method` enum: string, direction, kind of every method.
@@ -129,6 +131,7 @@ macro_rules! harness {
             definitions: $module::DEFINITIONS,
             roundtrip: $module::roundtrip,
             union: $module::union,
+            unions: $module::UNIONS,
             schema: $module::schema,
             methods: $module::methods,
             decode_message: $module::decode_message,

@@ -92,6 +92,28 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("UnsubscribeRequest", "UnsubscribeRequest"),
 ];
 
+/// `(Rust name, decoding facts)` of every union, definitions and inline ones.
+pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
+    ("CallToolResultContentItem", m::CallToolResultContentItem::DECODE),
+    ("ClientNotification", m::ClientNotification::DECODE),
+    ("ClientRequest", m::ClientRequest::DECODE),
+    ("ClientResult", m::ClientResult::DECODE),
+    ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
+    ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
+    ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
+    ("JsonRpcBatchRequestItem", m::JsonRpcBatchRequestItem::DECODE),
+    ("JsonRpcBatchResponseItem", m::JsonRpcBatchResponseItem::DECODE),
+    ("JsonRpcMessage", m::JsonRpcMessage::DECODE),
+    ("ProgressToken", m::ProgressToken::DECODE),
+    ("PromptMessageContent", m::PromptMessageContent::DECODE),
+    ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
+    ("RequestId", m::RequestId::DECODE),
+    ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
+    ("ServerNotification", m::ServerNotification::DECODE),
+    ("ServerRequest", m::ServerRequest::DECODE),
+    ("ServerResult", m::ServerResult::DECODE),
+];
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

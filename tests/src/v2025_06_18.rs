@@ -100,6 +100,27 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("UnsubscribeRequest", "UnsubscribeRequest"),
 ];
 
+/// `(Rust name, decoding facts)` of every union, definitions and inline ones.
+pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
+    ("ClientNotification", m::ClientNotification::DECODE),
+    ("ClientRequest", m::ClientRequest::DECODE),
+    ("ClientResult", m::ClientResult::DECODE),
+    ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
+    ("ContentBlock", m::ContentBlock::DECODE),
+    ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
+    ("ElicitResultContentValue", m::ElicitResultContentValue::DECODE),
+    ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
+    ("JsonRpcMessage", m::JsonRpcMessage::DECODE),
+    ("PrimitiveSchemaDefinition", m::PrimitiveSchemaDefinition::DECODE),
+    ("ProgressToken", m::ProgressToken::DECODE),
+    ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
+    ("RequestId", m::RequestId::DECODE),
+    ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
+    ("ServerNotification", m::ServerNotification::DECODE),
+    ("ServerRequest", m::ServerRequest::DECODE),
+    ("ServerResult", m::ServerResult::DECODE),
+];
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

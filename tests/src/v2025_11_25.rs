@@ -154,6 +154,36 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("URLElicitationRequiredError", "UrlElicitationRequiredError"),
 ];
 
+/// `(Rust name, decoding facts)` of every union, definitions and inline ones.
+pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
+    ("CallToolResultResponseResult", m::CallToolResultResponseResult::DECODE),
+    ("ClientNotification", m::ClientNotification::DECODE),
+    ("ClientRequest", m::ClientRequest::DECODE),
+    ("ClientResult", m::ClientResult::DECODE),
+    ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
+    ("ContentBlock", m::ContentBlock::DECODE),
+    ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
+    ("CreateMessageResultResponseResult", m::CreateMessageResultResponseResult::DECODE),
+    ("ElicitRequestParams", m::ElicitRequestParams::DECODE),
+    ("ElicitResultContentValue", m::ElicitResultContentValue::DECODE),
+    ("ElicitResultResponseResult", m::ElicitResultResponseResult::DECODE),
+    ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
+    ("EnumSchema", m::EnumSchema::DECODE),
+    ("JsonRpcMessage", m::JsonRpcMessage::DECODE),
+    ("JsonRpcResponse", m::JsonRpcResponse::DECODE),
+    ("MultiSelectEnumSchema", m::MultiSelectEnumSchema::DECODE),
+    ("PrimitiveSchemaDefinition", m::PrimitiveSchemaDefinition::DECODE),
+    ("ProgressToken", m::ProgressToken::DECODE),
+    ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
+    ("RequestId", m::RequestId::DECODE),
+    ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
+    ("SamplingMessageContentBlock", m::SamplingMessageContentBlock::DECODE),
+    ("ServerNotification", m::ServerNotification::DECODE),
+    ("ServerRequest", m::ServerRequest::DECODE),
+    ("ServerResult", m::ServerResult::DECODE),
+    ("SingleSelectEnumSchema", m::SingleSelectEnumSchema::DECODE),
+];
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

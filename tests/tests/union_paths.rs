@@ -249,16 +249,7 @@ fn tag_choice_agrees_with_the_rules_in_every_union() {
             assert_eq!(facts.select_by_tag(&json!({})), None, "{name}");
             continue;
         };
-        let mut values: Vec<&str> = facts
-            .arms
-            .iter()
-            .flat_map(|a| {
-                a.tags
-                    .iter()
-                    .chain(a.alts.iter().flat_map(|x| x.tags.iter()))
-            })
-            .copied()
-            .collect();
+        let mut values = tag_values(&facts);
         values.push("no-such-tag");
         for t in values {
             for value in [
@@ -283,17 +274,71 @@ fn tag_choice_agrees_with_the_rules_in_every_union() {
     );
 }
 
-/// Every union of every version: (version, definition, decoding facts).
-fn every_union() -> Vec<(&'static str, &'static str, mcp_spec_types::rt::union::Union)> {
-    let mut out = Vec::new();
-    for h in mcp_tests::VERSIONS {
-        for (name, _) in h.definitions {
-            if let Some(facts) = (h.union)(name) {
-                out.push((h.version, *name, facts));
-            }
+/// The generator's table of tag values (`Union::by_tag`) says, for every union of every
+/// version and every tag value its arms name (and one they do not), what the rules say
+/// from the arms' facts: the arm the value alone selects, or none. Every entry is such a
+/// value, and a tagged union whose values each select one arm has them all in its table.
+#[test]
+fn the_tag_table_agrees_with_the_rules_in_every_union() {
+    let mut entries = 0;
+    for (version, name, facts) in every_union() {
+        let from_table = |t: &str| facts.by_tag.iter().find(|(v, _)| *v == t).map(|&(_, i)| i);
+        if facts.tag.is_none() {
+            assert!(
+                facts.by_tag.is_empty(),
+                "{version} {name}: untagged, with a table"
+            );
+            continue;
         }
+        let mut values = tag_values(&facts);
+        for (v, _) in facts.by_tag {
+            assert!(
+                values.contains(v),
+                "{version} {name}: {v:?} is no arm's tag"
+            );
+        }
+        values.extend(["no-such-tag", "", "TEXT"]);
+        for t in values {
+            assert_eq!(
+                from_table(t),
+                facts.arm_for_tag_by_rules(t),
+                "{version} {name}: tag {t:?}"
+            );
+        }
+        entries += facts.by_tag.len();
     }
-    out
+    println!("{entries} table entries");
+    assert!(
+        entries > 50,
+        "only {entries} entries: the sample is too thin"
+    );
+}
+
+/// Every tag value the arms of a union name, their own arms' included.
+fn tag_values(facts: &mcp_spec_types::rt::union::Union) -> Vec<&'static str> {
+    facts
+        .arms
+        .iter()
+        .flat_map(|a| {
+            a.tags
+                .iter()
+                .chain(a.alts.iter().flat_map(|x| x.tags.iter()))
+        })
+        .copied()
+        .collect()
+}
+
+/// Every union of every version, definitions and inline ones: (version, Rust name,
+/// decoding facts).
+fn every_union() -> Vec<(&'static str, &'static str, mcp_spec_types::rt::union::Union)> {
+    mcp_tests::VERSIONS
+        .iter()
+        .flat_map(|h| {
+            h.unions
+                .iter()
+                .map(|(name, facts)| (h.version, *name, *facts))
+        })
+        .collect()
 }
 
 /// Decodes each text as the result of method `M` through the union's one-pass way and

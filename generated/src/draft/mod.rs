@@ -965,7 +965,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -1132,6 +1132,7 @@ impl CallToolResultResponseResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[("complete", 1usize), ("input_required", 0usize)],
     };
 }
 
@@ -1943,6 +1944,18 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("completion/complete", 9usize),
+            ("prompts/get", 6usize),
+            ("prompts/list", 5usize),
+            ("resources/list", 1usize),
+            ("resources/read", 3usize),
+            ("resources/templates/list", 2usize),
+            ("server/discover", 0usize),
+            ("subscriptions/listen", 4usize),
+            ("tools/call", 8usize),
+            ("tools/list", 7usize),
+        ],
     };
 }
 
@@ -2438,6 +2451,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2836,6 +2850,13 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("resource", 4usize),
+            ("resource_link", 3usize),
+            ("text", 0usize),
+        ],
     };
 }
 
@@ -2886,6 +2907,64 @@ impl crate::rt::union::Arms for ContentBlock {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            3usize => {
+                match <ResourceLink as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ResourceLink(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            4usize => {
+                match <EmbeddedResource as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::EmbeddedResource(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -3553,6 +3632,13 @@ impl CreateMessageResultContent {
                 alts: &[],
                 shadowed: false,
             },
+        ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("text", 0usize),
+            ("tool_result", 4usize),
+            ("tool_use", 3usize),
         ],
     };
 }
@@ -4344,6 +4430,7 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
+        by_tag: &[("form", 0usize), ("url", 1usize)],
     };
 }
 
@@ -4708,6 +4795,7 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -4941,6 +5029,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -5105,6 +5194,7 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -5698,6 +5788,7 @@ impl GetPromptResultResponseResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[("complete", 1usize), ("input_required", 0usize)],
     };
 }
 
@@ -6450,6 +6541,11 @@ impl InputRequest {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("elicitation/create", 2usize),
+            ("roots/list", 1usize),
+            ("sampling/createMessage", 0usize),
+        ],
     };
 }
 
@@ -6700,6 +6796,7 @@ impl InputResponse {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -7266,6 +7363,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -7563,6 +7661,7 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -10296,6 +10395,7 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -11225,6 +11325,7 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
+        by_tag: &[("boolean", 2usize), ("integer", 1usize), ("number", 1usize)],
     };
 }
 
@@ -11574,6 +11675,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -12523,6 +12625,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -12691,6 +12794,7 @@ impl ReadResourceResultResponseResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[("complete", 1usize), ("input_required", 0usize)],
     };
 }
 
@@ -12865,6 +12969,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -14675,6 +14780,13 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("text", 0usize),
+            ("tool_result", 4usize),
+            ("tool_use", 3usize),
+        ],
     };
 }
 
@@ -14865,6 +14977,13 @@ impl SamplingMessageContentBlock {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("text", 0usize),
+            ("tool_result", 4usize),
+            ("tool_use", 3usize),
+        ],
     };
 }
 
@@ -14917,6 +15036,66 @@ impl crate::rt::union::Arms for SamplingMessageContentBlock {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            3usize => {
+                match <ToolUseContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ToolUseContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            4usize => {
+                match <ToolResultContent as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ToolResultContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContentBlock"
+                        ),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
@@ -15486,6 +15665,16 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/message", 7usize),
+            ("notifications/progress", 1usize),
+            ("notifications/prompts/list_changed", 5usize),
+            ("notifications/resources/list_changed", 2usize),
+            ("notifications/resources/updated", 4usize),
+            ("notifications/subscriptions/acknowledged", 3usize),
+            ("notifications/tools/list_changed", 6usize),
+        ],
     };
 }
 
@@ -15858,6 +16047,7 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[("input_required", 1usize)],
     };
 }
 
@@ -16058,6 +16248,7 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -18446,7 +18637,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f2,
                                 &mut map,
                                 "content",

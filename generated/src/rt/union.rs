@@ -114,6 +114,10 @@ pub struct Union {
     pub tag: Option<&'static str>,
     /// One entry per variant, in declaration order.
     pub arms: &'static [Arm],
+    /// The tag values that select one arm each, with that arm, as the rules choose it from
+    /// the tag (written by the generator, so that a tag is looked up in a short table
+    /// rather than through every arm's facts). Empty: the arms' facts are read instead.
+    pub by_tag: &'static [(&'static str, usize)],
 }
 
 /// Why no arm of a union could be chosen.
@@ -342,9 +346,24 @@ impl Union {
     }
 
     /// The one object arm the tag value `tag` selects; `None` when it selects none or
-    /// several.
-    #[inline(never)]
+    /// several: from [`by_tag`](Self::by_tag), or the arms' facts where that is empty.
+    #[inline]
     fn arm_for_tag(&self, tag: &str) -> Option<usize> {
+        if self.by_tag.is_empty() {
+            return self.arm_for_tag_by_rules(tag);
+        }
+        let tag = tag.as_bytes();
+        self.by_tag
+            .iter()
+            .find(|(t, _)| t.len() == tag.len() && t.bytes().zip(tag).all(|(a, b)| a == *b))
+            .map(|&(_, i)| i)
+    }
+
+    /// [`arm_for_tag`](Self::arm_for_tag) from the arms' facts, as the rules choose: what
+    /// the generator's [`by_tag`](Self::by_tag) table must say (tested).
+    #[doc(hidden)]
+    #[inline(never)]
+    pub fn arm_for_tag_by_rules(&self, tag: &str) -> Option<usize> {
         // As `fitting(self.arms, Json::Object)` filtered by the tag, in a plain loop: it
         // runs for every tagged object decoded.
         let mut found = None;
@@ -396,6 +415,20 @@ pub trait Arms: Sized {
 
     /// Decodes the payload of arm `index` from `deserializer`.
     fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
+
+    /// [`arm`](Arms::arm), the union handed to `out` as it is built: into an array's next
+    /// element, for the unions whose values come in numbers ([`STRAIGHT`](Arms::STRAIGHT),
+    /// for which the generator writes it so), rather than copied out through the layers
+    /// that return it.
+    #[doc(hidden)]
+    #[inline]
+    fn arm_to<'de, D: Deserializer<'de>, R, O: FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> Result<R, D::Error> {
+        Self::arm(index, deserializer).map(out)
+    }
 
     /// Arm `index` holding the string `v`, when that arm is a plain `String` (which every
     /// string decodes to); otherwise `v` back, to be decoded the general way. It saves
@@ -509,23 +542,29 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
 /// Only while the path is not tracked: the tracked second attempt, whose error is the one
 /// reported, reads the object whole, so that errors and their paths are the same whichever
 /// order the properties come in.
+///
+/// The decoded value goes to `out` (which returns it, or pushes it onto an array: see
+/// [`PushSeed`]).
 #[inline]
-fn object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
+fn object<'de, U: Arms, A: MapAccess<'de>, R>(
+    mut map: A,
+    out: impl FnOnce(U) -> R,
+) -> Result<R, A::Error> {
     let facts = U::facts();
     let (Some(tag), false) = (facts.tag, super::path::tracking()) else {
-        return buffer_object(map, Vec::new());
+        return buffer_object(map, Vec::new()).map(out);
     };
     let Some(key) = map.next_key::<Key<'de>>()? else {
-        return buffered(Content::Map(Vec::new()));
+        return buffered(Content::Map(Vec::new())).map(out);
     };
     let key = key.into_cow();
     let value = map.next_value_seed(ContentSeed)?;
     if key == tag {
         if let Some(index) = value.text().and_then(|t| facts.arm_for_tag(t)) {
-            return tag_first(index, tag, value, map);
+            return tag_first(index, tag, value, map, out);
         }
     }
-    buffer_object(map, vec![(key, value)])
+    buffer_object(map, vec![(key, value)]).map(out)
 }
 
 /// Decodes arm `index` from an object whose first property, the tag, has been read, and
@@ -541,19 +580,20 @@ fn object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
 /// Inlined, as [`object`] is, so that the decoded value is built where the caller wants
 /// it rather than copied out through each call (a content block is some 300 bytes).
 #[inline]
-fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
+fn tag_first<'de, U: Arms, A: MapAccess<'de>, R>(
     index: usize,
     tag: &'static str,
     value: Content<'de>,
     map: A,
-) -> Result<U, A::Error> {
+    out: impl FnOnce(U) -> R,
+) -> Result<R, A::Error> {
     if U::STRAIGHT {
         let rest = TagFirst {
             tag: Some(tag),
             value: Some(value),
             map,
         };
-        return U::arm(index, de::value::MapAccessDeserializer::new(rest)).map_err(|e| {
+        return U::arm_to(index, de::value::MapAccessDeserializer::new(rest), out).map_err(|e| {
             // As `buffered` reports it; the position is the one serde_json adds outside.
             let text = e.to_string();
             arm_error::<U, A::Error>(index, super::path::strip_position(&text))
@@ -566,7 +606,7 @@ fn tag_first<'de, U: Arms, A: MapAccess<'de>>(
     };
     let seed = ArmSeed::<U>(index, PhantomData);
     match super::path::from_seed_untracked(seed, Pulled(&mut rest)) {
-        Ok(u) => Ok(u),
+        Ok(u) => Ok(out(u)),
         // Reading the input failed: that error as it was, with its position.
         Err(_) if rest.error.is_some() => Err(rest.error.take().expect("checked")),
         // The arm's decoder failed: as `buffered` reports it.
@@ -748,7 +788,92 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<U, A::Error> {
-        object(map)
+        object(map, |u| u)
+    }
+}
+
+/// Decodes one element of an array of the union `U` and pushes it onto the array, the
+/// array growing 1, 2, 4, … elements (as `serde_helpers::fill_seq`'s do).
+///
+/// The same decoding as [`deserialize`], but the value goes onto the array where it is
+/// built, rather than back through each layer that returns it (serde_json's own, the
+/// array's `Option`, the push): a content block is some 300 bytes, and those copies took
+/// a third of the time of decoding an array of short text blocks.
+pub(crate) struct PushSeed<'v, U>(pub(crate) &'v mut Vec<U>);
+
+impl<'de, U: Arms> DeserializeSeed<'de> for PushSeed<'_, U> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(PushVisitor(self.0))
+    }
+}
+
+struct PushVisitor<'v, U>(&'v mut Vec<U>);
+
+impl<U> PushVisitor<'_, U> {
+    #[inline]
+    fn push(self, u: U) {
+        let items = self.0;
+        if items.len() == items.capacity() {
+            items.reserve_exact(items.len().max(1));
+        }
+        items.push(u);
+    }
+}
+
+/// Each `visit_*` as [`UnionVisitor`]'s, the value pushed.
+macro_rules! push_visits {
+    ($($method:ident($ty:ty)),* $(,)?) => {
+        $(
+            fn $method<E: de::Error>(self, v: $ty) -> Result<(), E> {
+                UnionVisitor::<U>(PhantomData).$method(v).map(|u| self.push(u))
+            }
+        )*
+    };
+}
+
+impl<'de, U: Arms> Visitor<'de> for PushVisitor<'_, U> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        UnionVisitor::<U>(PhantomData).expecting(f)
+    }
+
+    push_visits!(
+        visit_bool(bool),
+        visit_i64(i64),
+        visit_u64(u64),
+        visit_f64(f64),
+        visit_str(&str),
+        visit_borrowed_str(&'de str),
+        visit_string(String),
+    );
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        UnionVisitor::<U>(PhantomData)
+            .visit_unit()
+            .map(|u| self.push(u))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        UnionVisitor::<U>(PhantomData)
+            .visit_none()
+            .map(|u| self.push(u))
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        UnionVisitor::<U>(PhantomData)
+            .visit_seq(seq)
+            .map(|u| self.push(u))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        object::<U, A, ()>(map, |u| self.push(u))
     }
 }
 
@@ -1118,7 +1243,7 @@ mod tests {
             #[derive(Debug, PartialEq)]
             struct $name(Test);
             impl Facts for $name {
-                const FACTS: Union = Union { name: stringify!($name), tag: None, arms: &[$($arm),*] };
+                const FACTS: Union = Union { name: stringify!($name), tag: None, arms: &[$($arm),*], by_tag: &[] };
                 const PLAIN: bool = $plain;
             }
             impl<'de> Deserialize<'de> for $name {

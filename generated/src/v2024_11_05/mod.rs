@@ -477,7 +477,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -568,6 +568,7 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[("image", 1usize), ("resource", 2usize), ("text", 0usize)],
     };
 }
 
@@ -612,6 +613,50 @@ impl crate::rt::union::Arms for CallToolResultContentItem {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <EmbeddedResource as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::EmbeddedResource(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CallToolResultContentItem"
+                        ),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {
@@ -1043,6 +1088,12 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/initialized", 1usize),
+            ("notifications/progress", 2usize),
+            ("notifications/roots/list_changed", 3usize),
+        ],
     };
 }
 
@@ -1330,6 +1381,21 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("completion/complete", 12usize),
+            ("initialize", 0usize),
+            ("logging/setLevel", 11usize),
+            ("ping", 1usize),
+            ("prompts/get", 8usize),
+            ("prompts/list", 7usize),
+            ("resources/list", 2usize),
+            ("resources/read", 4usize),
+            ("resources/subscribe", 5usize),
+            ("resources/templates/list", 3usize),
+            ("resources/unsubscribe", 6usize),
+            ("tools/call", 10usize),
+            ("tools/list", 9usize),
+        ],
     };
 }
 
@@ -1552,6 +1618,7 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -1861,6 +1928,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2553,6 +2621,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -2829,6 +2898,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -4023,6 +4093,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -6997,6 +7068,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -7513,6 +7585,7 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("image", 1usize), ("resource", 2usize), ("text", 0usize)],
     };
 }
 
@@ -7897,6 +7970,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -8064,6 +8138,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -9560,6 +9635,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -10101,6 +10177,15 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/message", 6usize),
+            ("notifications/progress", 1usize),
+            ("notifications/prompts/list_changed", 4usize),
+            ("notifications/resources/list_changed", 2usize),
+            ("notifications/resources/updated", 3usize),
+            ("notifications/tools/list_changed", 5usize),
+        ],
     };
 }
 
@@ -10277,6 +10362,11 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
+        ],
+        by_tag: &[
+            ("ping", 0usize),
+            ("roots/list", 2usize),
+            ("sampling/createMessage", 1usize),
         ],
     };
 }
@@ -10508,6 +10598,7 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 

@@ -501,7 +501,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -606,6 +606,12 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("resource", 3usize),
+            ("text", 0usize),
+        ],
     };
 }
 
@@ -654,6 +660,58 @@ impl crate::rt::union::Arms for CallToolResultContentItem {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            3usize => {
+                match <EmbeddedResource as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::EmbeddedResource(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "CallToolResultContentItem"
+                        ),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {
@@ -1091,6 +1149,12 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/initialized", 1usize),
+            ("notifications/progress", 2usize),
+            ("notifications/roots/list_changed", 3usize),
+        ],
     };
 }
 
@@ -1378,6 +1442,21 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("completion/complete", 12usize),
+            ("initialize", 0usize),
+            ("logging/setLevel", 11usize),
+            ("ping", 1usize),
+            ("prompts/get", 8usize),
+            ("prompts/list", 7usize),
+            ("resources/list", 2usize),
+            ("resources/read", 4usize),
+            ("resources/subscribe", 5usize),
+            ("resources/templates/list", 3usize),
+            ("resources/unsubscribe", 6usize),
+            ("tools/call", 10usize),
+            ("tools/list", 9usize),
+        ],
     };
 }
 
@@ -1600,6 +1679,7 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -1909,6 +1989,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2615,6 +2696,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -2812,6 +2894,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -3742,6 +3825,7 @@ impl JsonRpcBatchRequestItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -3852,6 +3936,7 @@ impl JsonRpcBatchResponseItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -4213,6 +4298,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -7218,6 +7304,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -7748,6 +7835,12 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("resource", 3usize),
+            ("text", 0usize),
+        ],
     };
 }
 
@@ -8142,6 +8235,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -8309,6 +8403,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -9641,6 +9736,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -10214,6 +10310,15 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/message", 6usize),
+            ("notifications/progress", 1usize),
+            ("notifications/prompts/list_changed", 4usize),
+            ("notifications/resources/list_changed", 2usize),
+            ("notifications/resources/updated", 3usize),
+            ("notifications/tools/list_changed", 5usize),
+        ],
     };
 }
 
@@ -10390,6 +10495,11 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
+        ],
+        by_tag: &[
+            ("ping", 0usize),
+            ("roots/list", 2usize),
+            ("sampling/createMessage", 1usize),
         ],
     };
 }
@@ -10621,6 +10731,7 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 

@@ -750,7 +750,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -1221,6 +1221,12 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/initialized", 1usize),
+            ("notifications/progress", 2usize),
+            ("notifications/roots/list_changed", 3usize),
+        ],
     };
 }
 
@@ -1508,6 +1514,21 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("completion/complete", 12usize),
+            ("initialize", 0usize),
+            ("logging/setLevel", 11usize),
+            ("ping", 1usize),
+            ("prompts/get", 8usize),
+            ("prompts/list", 7usize),
+            ("resources/list", 2usize),
+            ("resources/read", 4usize),
+            ("resources/subscribe", 5usize),
+            ("resources/templates/list", 3usize),
+            ("resources/unsubscribe", 6usize),
+            ("tools/call", 10usize),
+            ("tools/list", 9usize),
+        ],
     };
 }
 
@@ -1744,6 +1765,7 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -2155,6 +2177,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2474,6 +2497,13 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("resource", 4usize),
+            ("resource_link", 3usize),
+            ("text", 0usize),
+        ],
     };
 }
 
@@ -2524,6 +2554,64 @@ impl crate::rt::union::Arms for ContentBlock {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            3usize => {
+                match <ResourceLink as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ResourceLink(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            4usize => {
+                match <EmbeddedResource as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::EmbeddedResource(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -3044,6 +3132,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -3575,6 +3664,7 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -3805,6 +3895,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -4985,6 +5076,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -7854,6 +7946,7 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
+        by_tag: &[("boolean", 2usize), ("integer", 1usize), ("number", 1usize)],
     };
 }
 
@@ -8135,6 +8228,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -8902,6 +8996,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -9069,6 +9164,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -10534,6 +10630,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -11107,6 +11204,15 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/message", 6usize),
+            ("notifications/progress", 1usize),
+            ("notifications/prompts/list_changed", 4usize),
+            ("notifications/resources/list_changed", 2usize),
+            ("notifications/resources/updated", 3usize),
+            ("notifications/tools/list_changed", 5usize),
+        ],
     };
 }
 
@@ -11302,6 +11408,12 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
+        ],
+        by_tag: &[
+            ("elicitation/create", 3usize),
+            ("ping", 0usize),
+            ("roots/list", 2usize),
+            ("sampling/createMessage", 1usize),
         ],
     };
 }
@@ -11543,6 +11655,7 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 

@@ -864,7 +864,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -957,6 +957,7 @@ impl CallToolResultResponseResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -2337,6 +2338,13 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/initialized", 1usize),
+            ("notifications/progress", 2usize),
+            ("notifications/roots/list_changed", 4usize),
+            ("notifications/tasks/status", 3usize),
+        ],
     };
 }
 
@@ -2748,6 +2756,25 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("completion/complete", 16usize),
+            ("initialize", 0usize),
+            ("logging/setLevel", 15usize),
+            ("ping", 1usize),
+            ("prompts/get", 8usize),
+            ("prompts/list", 7usize),
+            ("resources/list", 2usize),
+            ("resources/read", 4usize),
+            ("resources/subscribe", 5usize),
+            ("resources/templates/list", 3usize),
+            ("resources/unsubscribe", 6usize),
+            ("tasks/cancel", 13usize),
+            ("tasks/get", 11usize),
+            ("tasks/list", 14usize),
+            ("tasks/result", 12usize),
+            ("tools/call", 10usize),
+            ("tools/list", 9usize),
+        ],
     };
 }
 
@@ -3110,6 +3137,7 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -3659,6 +3687,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -3979,6 +4008,13 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("resource", 4usize),
+            ("resource_link", 3usize),
+            ("text", 0usize),
+        ],
     };
 }
 
@@ -4029,6 +4065,64 @@ impl crate::rt::union::Arms for ContentBlock {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            3usize => {
+                match <ResourceLink as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ResourceLink(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            4usize => {
+                match <EmbeddedResource as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::EmbeddedResource(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -4826,6 +4920,13 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("text", 0usize),
+            ("tool_result", 4usize),
+            ("tool_use", 3usize),
+        ],
     };
 }
 
@@ -4977,6 +5078,7 @@ impl CreateMessageResultResponseResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -5540,6 +5642,7 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
+        by_tag: &[("form", 1usize), ("url", 0usize)],
     };
 }
 
@@ -6041,6 +6144,7 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -6186,6 +6290,7 @@ impl ElicitResultResponseResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -6530,6 +6635,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -6693,6 +6799,7 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -8817,6 +8924,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -9109,6 +9217,7 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -10985,6 +11094,7 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -11919,6 +12029,7 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
+        by_tag: &[("boolean", 2usize), ("integer", 1usize), ("number", 1usize)],
     };
 }
 
@@ -12276,6 +12387,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -13172,6 +13284,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -13407,6 +13520,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -15266,6 +15380,13 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("text", 0usize),
+            ("tool_result", 4usize),
+            ("tool_use", 3usize),
+        ],
     };
 }
 
@@ -15456,6 +15577,13 @@ impl SamplingMessageContentBlock {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("audio", 2usize),
+            ("image", 1usize),
+            ("text", 0usize),
+            ("tool_result", 4usize),
+            ("tool_use", 3usize),
+        ],
     };
 }
 
@@ -15508,6 +15636,66 @@ impl crate::rt::union::Arms for SamplingMessageContentBlock {
         }
     }
     const STRAIGHT: bool = true;
+    #[inline]
+    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
+        index: usize,
+        deserializer: D,
+        out: O,
+    ) -> ::std::result::Result<R, D::Error> {
+        match index {
+            0usize => {
+                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::TextContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            1usize => {
+                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            2usize => {
+                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            3usize => {
+                match <ToolUseContent as serde::Deserialize>::deserialize(deserializer) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ToolUseContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            4usize => {
+                match <ToolResultContent as serde::Deserialize>::deserialize(
+                    deserializer,
+                ) {
+                    ::std::result::Result::Ok(v) => {
+                        ::std::result::Result::Ok(out(Self::ToolResultContent(v)))
+                    }
+                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
+                }
+            }
+            _ => {
+                ::std::result::Result::Err(
+                    <D::Error as serde::de::Error>::custom(
+                        ::std::format_args!(
+                            "{} has no arm {index}", "SamplingMessageContentBlock"
+                        ),
+                    ),
+                )
+            }
+        }
+    }
 }
 
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
@@ -16350,6 +16538,17 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
+        by_tag: &[
+            ("notifications/cancelled", 0usize),
+            ("notifications/elicitation/complete", 8usize),
+            ("notifications/message", 7usize),
+            ("notifications/progress", 1usize),
+            ("notifications/prompts/list_changed", 4usize),
+            ("notifications/resources/list_changed", 2usize),
+            ("notifications/resources/updated", 3usize),
+            ("notifications/tasks/status", 6usize),
+            ("notifications/tools/list_changed", 5usize),
+        ],
     };
 }
 
@@ -16638,6 +16837,16 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
+        ],
+        by_tag: &[
+            ("elicitation/create", 7usize),
+            ("ping", 0usize),
+            ("roots/list", 6usize),
+            ("sampling/createMessage", 5usize),
+            ("tasks/cancel", 3usize),
+            ("tasks/get", 1usize),
+            ("tasks/list", 4usize),
+            ("tasks/result", 2usize),
         ],
     };
 }
@@ -17005,6 +17214,7 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -17444,6 +17654,7 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        by_tag: &[],
     };
 }
 
@@ -20313,7 +20524,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill_union_seq(
                                 &mut f2,
                                 &mut map,
                                 "content",
