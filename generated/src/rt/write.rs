@@ -205,6 +205,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
     type SerializeStruct = Compound<'a, 'w>;
     type SerializeStructVariant = Compound<'a, 'w>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), Self::Error> {
         self.out
             .extend_from_slice(if v { b"true" as &[u8] } else { b"false" });
@@ -222,6 +223,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         write_i64(self.out, v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<(), Self::Error> {
         write_i64(self.out, v);
         Ok(())
@@ -241,6 +243,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         write_u64(self.out, v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<(), Self::Error> {
         write_u64(self.out, v);
         Ok(())
@@ -258,6 +261,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         write_str(self.out, v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
         write_str(self.out, v);
         Ok(())
@@ -274,12 +278,14 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         self.out.push(b']');
         Ok(())
     }
+    #[inline]
     fn serialize_none(self) -> Result<(), Self::Error> {
         self.serialize_unit()
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Self::Error> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<(), Self::Error> {
         self.out.extend_from_slice(b"null");
         Ok(())
@@ -287,6 +293,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Self::Error> {
         self.serialize_unit()
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -316,6 +323,7 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         self.out.push(b'}');
         Ok(())
     }
+    #[inline]
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a, 'w>, Self::Error> {
         self.out.push(b'[');
         Ok(Compound::new(self, b"]"))
@@ -342,10 +350,12 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         self.out.extend_from_slice(b":[");
         Ok(Compound::new(self, b"]}"))
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, 'w>, Self::Error> {
         self.out.push(b'{');
         Ok(Compound::new(self, b"}"))
     }
+    #[inline]
     fn serialize_struct(
         self,
         name: &'static str,
@@ -449,6 +459,7 @@ impl ser::SerializeSeq for Compound<'_, '_> {
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Self::Error> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -460,6 +471,7 @@ impl ser::SerializeTuple for Compound<'_, '_> {
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Self::Error> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -471,6 +483,7 @@ impl ser::SerializeTupleStruct for Compound<'_, '_> {
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Self::Error> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -482,6 +495,7 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Self::Error> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -496,6 +510,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Self::Error> {
         value.serialize(&mut *self.writer)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -511,6 +526,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
     ) -> Result<(), Self::Error> {
         self.field(key, value)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -526,6 +542,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     ) -> Result<(), Self::Error> {
         self.field(key, value)
     }
+    #[inline]
     fn end(self) -> Result<(), Self::Error> {
         self.close()
     }
@@ -559,12 +576,14 @@ macro_rules! refuse_compounds {
         fn serialize_bytes(self, _v: &[u8]) -> Result<(), Self::Error> {
             Err($error())
         }
+        #[inline]
         fn serialize_none(self) -> Result<(), Self::Error> {
             Err($error())
         }
         fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Self::Error> {
             Err($error())
         }
+        #[inline]
         fn serialize_unit(self) -> Result<(), Self::Error> {
             Err($error())
         }
@@ -580,6 +599,7 @@ macro_rules! refuse_compounds {
         ) -> Result<(), Self::Error> {
             Err($error())
         }
+        #[inline]
         fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
             Err($error())
         }
@@ -602,9 +622,11 @@ macro_rules! refuse_compounds {
         ) -> Result<Self::SerializeTupleVariant, Self::Error> {
             Err($error())
         }
+        #[inline]
         fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
             Err($error())
         }
+        #[inline]
         fn serialize_struct(
             self,
             _name: &'static str,
@@ -649,6 +671,7 @@ impl ser::Serializer for KeyWriter<'_> {
     refuse_compounds!(key_must_be_a_string);
     refuse_scalars!(key_must_be_a_string: serialize_f32(f32), serialize_f64(f64));
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
         write_str(self.out, v);
         Ok(())
@@ -657,6 +680,7 @@ impl ser::Serializer for KeyWriter<'_> {
         write_str(self.out, v.encode_utf8(&mut [0; 4]));
         Ok(())
     }
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), Self::Error> {
         self.quoted(|out| out.extend_from_slice(if v { b"true" as &[u8] } else { b"false" }))
     }
@@ -669,6 +693,7 @@ impl ser::Serializer for KeyWriter<'_> {
     fn serialize_i32(self, v: i32) -> Result<(), Self::Error> {
         self.quoted(|out| write_i64(out, v.into()))
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<(), Self::Error> {
         self.quoted(|out| write_i64(out, v))
     }
@@ -681,6 +706,7 @@ impl ser::Serializer for KeyWriter<'_> {
     fn serialize_u32(self, v: u32) -> Result<(), Self::Error> {
         self.quoted(|out| write_u64(out, v.into()))
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<(), Self::Error> {
         self.quoted(|out| write_u64(out, v))
     }
@@ -696,6 +722,7 @@ impl ser::Serializer for KeyWriter<'_> {
         self.out.push(b'"');
         Ok(())
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -732,10 +759,12 @@ impl ser::Serializer for RawWriter<'_> {
         serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_char(char)
     );
 
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Self::Error> {
         self.out.extend_from_slice(v.as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
