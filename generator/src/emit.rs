@@ -767,29 +767,9 @@ impl Emitter {
         });
         // Values that come in numbers (array items) with a tag: decoded straight from the
         // input when the tag comes first (see `rt::union`).
-        // Their arrays take each element where it is built (`arm_to`).
         let straight = (tag.is_some() && self.array_items.contains(&t.name)).then(|| {
-            let idx = 0..variants.len();
-            let vnames = variants.iter().map(|v| ident(&v.name));
-            let vtypes = variants.iter().map(|v| self.ty(&v.ty));
             quote!(
                 const STRAIGHT: bool = true;
-                #[inline]
-                fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
-                    index: usize,
-                    deserializer: D,
-                    out: O,
-                ) -> ::std::result::Result<R, D::Error> {
-                    match index {
-                        #( #idx => match <#vtypes as serde::Deserialize>::deserialize(deserializer) {
-                            ::std::result::Result::Ok(v) => ::std::result::Result::Ok(out(Self::#vnames(v))),
-                            ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                        }, )*
-                        _ => ::std::result::Result::Err(<D::Error as serde::de::Error>::custom(
-                            ::std::format_args!("{} has no arm {index}", #type_name),
-                        )),
-                    }
-                }
             )
         });
         let integers = plain(&TypeRef::Integer);

@@ -141,9 +141,10 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Decod
 /// It decodes the document again from a `Content` read whole, not from the text, so
 /// that each type's decoder is compiled for one tracked input, the one a union's buffer
 /// already needs, rather than once more for text (with one version, that took the
-/// crate's LLVM IR from 758,765 lines to 547,306). The text is read tracked, as one value, so that a syntax error says where
-/// it is; otherwise the reported error is the first attempt's (its text and position)
-/// with the path the second found, or the second's where they do not say the same.
+/// crate's LLVM IR from 758,765 lines to 547,306). The text is read tracked, as one
+/// value, so that a syntax error says where it is; otherwise the reported error is the
+/// first attempt's (its text and position) with the path the second found, or the
+/// second's where they do not say the same.
 #[inline(never)]
 fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
     mut de: serde_json::Deserializer<R>,
@@ -199,8 +200,8 @@ pub fn from_value<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T
 /// value), tracking the path only when that fails.
 ///
 /// The value is read as the buffer a union reads a value into, borrowing its strings,
-/// through the decoders compiled for that buffer, rather than through `Value`'s own deserializer, which
-/// would compile every type's decoder twice more (tracked and not).
+/// through the decoders compiled for that buffer, rather than through `Value`'s own
+/// deserializer, which would compile every type's decoder twice more (tracked and not).
 pub fn from_value_ref<T: de::DeserializeOwned>(
     value: &serde_json::Value,
 ) -> Result<T, DecodeError> {

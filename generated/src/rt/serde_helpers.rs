@@ -244,6 +244,15 @@ impl<'de, U: super::union::Arms> serde::de::Visitor<'de> for UnionSeq<U> {
     }
 }
 
+/// Pushes `item` onto `items`, which grow 1, 2, 4, … elements rather than from four.
+#[inline]
+pub(crate) fn push_growing<T>(items: &mut Vec<T>, item: T) {
+    if items.len() == items.capacity() {
+        items.reserve_exact(items.len().max(1));
+    }
+    items.push(item);
+}
+
 /// A `Vec<T>` that grows from one element.
 struct Seq<T>(std::marker::PhantomData<T>);
 
@@ -266,10 +275,7 @@ impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Seq<T> {
     fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<Vec<T>, S::Error> {
         let mut items = Vec::new();
         while let Some(item) = seq.next_element()? {
-            if items.len() == items.capacity() {
-                items.reserve_exact(items.len().max(1));
-            }
-            items.push(item);
+            push_growing(&mut items, item);
         }
         Ok(items)
     }

@@ -416,20 +416,6 @@ pub trait Arms: Sized {
     /// Decodes the payload of arm `index` from `deserializer`.
     fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
 
-    /// [`arm`](Arms::arm), the union handed to `out` as it is built: into an array's next
-    /// element, for the unions whose values come in numbers ([`STRAIGHT`](Arms::STRAIGHT),
-    /// for which the generator writes it so), rather than copied out through the layers
-    /// that return it.
-    #[doc(hidden)]
-    #[inline]
-    fn arm_to<'de, D: Deserializer<'de>, R, O: FnOnce(Self) -> R>(
-        index: usize,
-        deserializer: D,
-        out: O,
-    ) -> Result<R, D::Error> {
-        Self::arm(index, deserializer).map(out)
-    }
-
     /// Arm `index` holding the string `v`, when that arm is a plain `String` (which every
     /// string decodes to); otherwise `v` back, to be decoded the general way. It saves
     /// reading the string into a [`Value`] first.
@@ -593,11 +579,13 @@ fn tag_first<'de, U: Arms, A: MapAccess<'de>, R>(
             value: Some(value),
             map,
         };
-        return U::arm_to(index, de::value::MapAccessDeserializer::new(rest), out).map_err(|e| {
-            // As `buffered` reports it; the position is the one serde_json adds outside.
-            let text = e.to_string();
-            arm_error::<U, A::Error>(index, super::path::strip_position(&text))
-        });
+        return U::arm(index, de::value::MapAccessDeserializer::new(rest))
+            .map(out)
+            .map_err(|e| {
+                // As `buffered` reports it; the position is the one serde_json adds outside.
+                let text = e.to_string();
+                arm_error::<U, A::Error>(index, super::path::strip_position(&text))
+            });
     }
     let mut rest = Rest {
         first: Some((Cow::Borrowed(tag), value)),
@@ -814,20 +802,16 @@ struct PushVisitor<'v, U>(&'v mut Vec<U>);
 impl<U> PushVisitor<'_, U> {
     #[inline]
     fn push(self, u: U) {
-        let items = self.0;
-        if items.len() == items.capacity() {
-            items.reserve_exact(items.len().max(1));
-        }
-        items.push(u);
+        super::serde_helpers::push_growing(self.0, u);
     }
 }
 
 /// Each `visit_*` as [`UnionVisitor`]'s, the value pushed.
 macro_rules! push_visits {
-    ($($method:ident($ty:ty)),* $(,)?) => {
+    ($($method:ident($($v:ident: $ty:ty)?)),* $(,)?) => {
         $(
-            fn $method<E: de::Error>(self, v: $ty) -> Result<(), E> {
-                UnionVisitor::<U>(PhantomData).$method(v).map(|u| self.push(u))
+            fn $method<E: de::Error>(self $(, $v: $ty)?) -> Result<(), E> {
+                UnionVisitor::<U>(PhantomData).$method($($v)?).map(|u| self.push(u))
             }
         )*
     };
@@ -841,26 +825,16 @@ impl<'de, U: Arms> Visitor<'de> for PushVisitor<'_, U> {
     }
 
     push_visits!(
-        visit_bool(bool),
-        visit_i64(i64),
-        visit_u64(u64),
-        visit_f64(f64),
-        visit_str(&str),
-        visit_borrowed_str(&'de str),
-        visit_string(String),
+        visit_bool(v: bool),
+        visit_i64(v: i64),
+        visit_u64(v: u64),
+        visit_f64(v: f64),
+        visit_str(v: &str),
+        visit_borrowed_str(v: &'de str),
+        visit_string(v: String),
+        visit_unit(),
+        visit_none(),
     );
-
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        UnionVisitor::<U>(PhantomData)
-            .visit_unit()
-            .map(|u| self.push(u))
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        UnionVisitor::<U>(PhantomData)
-            .visit_none()
-            .map(|u| self.push(u))
-    }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         deserializer.deserialize_any(self)

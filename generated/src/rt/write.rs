@@ -576,14 +576,12 @@ macro_rules! refuse_compounds {
         fn serialize_bytes(self, _v: &[u8]) -> Result<(), Self::Error> {
             Err($error())
         }
-        #[inline]
         fn serialize_none(self) -> Result<(), Self::Error> {
             Err($error())
         }
         fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<(), Self::Error> {
             Err($error())
         }
-        #[inline]
         fn serialize_unit(self) -> Result<(), Self::Error> {
             Err($error())
         }
@@ -599,7 +597,6 @@ macro_rules! refuse_compounds {
         ) -> Result<(), Self::Error> {
             Err($error())
         }
-        #[inline]
         fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
             Err($error())
         }
@@ -622,11 +619,9 @@ macro_rules! refuse_compounds {
         ) -> Result<Self::SerializeTupleVariant, Self::Error> {
             Err($error())
         }
-        #[inline]
         fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
             Err($error())
         }
-        #[inline]
         fn serialize_struct(
             self,
             _name: &'static str,

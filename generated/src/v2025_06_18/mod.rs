@@ -2554,64 +2554,6 @@ impl crate::rt::union::Arms for ContentBlock {
         }
     }
     const STRAIGHT: bool = true;
-    #[inline]
-    fn arm_to<'de, D: serde::Deserializer<'de>, R, O: ::std::ops::FnOnce(Self) -> R>(
-        index: usize,
-        deserializer: D,
-        out: O,
-    ) -> ::std::result::Result<R, D::Error> {
-        match index {
-            0usize => {
-                match <TextContent as serde::Deserialize>::deserialize(deserializer) {
-                    ::std::result::Result::Ok(v) => {
-                        ::std::result::Result::Ok(out(Self::TextContent(v)))
-                    }
-                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                }
-            }
-            1usize => {
-                match <ImageContent as serde::Deserialize>::deserialize(deserializer) {
-                    ::std::result::Result::Ok(v) => {
-                        ::std::result::Result::Ok(out(Self::ImageContent(v)))
-                    }
-                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                }
-            }
-            2usize => {
-                match <AudioContent as serde::Deserialize>::deserialize(deserializer) {
-                    ::std::result::Result::Ok(v) => {
-                        ::std::result::Result::Ok(out(Self::AudioContent(v)))
-                    }
-                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                }
-            }
-            3usize => {
-                match <ResourceLink as serde::Deserialize>::deserialize(deserializer) {
-                    ::std::result::Result::Ok(v) => {
-                        ::std::result::Result::Ok(out(Self::ResourceLink(v)))
-                    }
-                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                }
-            }
-            4usize => {
-                match <EmbeddedResource as serde::Deserialize>::deserialize(
-                    deserializer,
-                ) {
-                    ::std::result::Result::Ok(v) => {
-                        ::std::result::Result::Ok(out(Self::EmbeddedResource(v)))
-                    }
-                    ::std::result::Result::Err(e) => ::std::result::Result::Err(e),
-                }
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
-                    ),
-                )
-            }
-        }
-    }
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
