@@ -269,10 +269,9 @@ macro_rules! versions {
                         unknown_methods: UnknownMethods::Reject,
                         batches: ms::BATCHES,
                     };
-                    // `rt::jsonrpc::receive_typed`: one pass in the usual member order,
-                    // a result response decoded by the method it answers (which the
-                    // corpus names, as a client's table of pending requests would) as
-                    // it is read.
+                    // `rt::jsonrpc::receive_typed`: the crate's one decoder, a result
+                    // response decoded by the method it answers (which the corpus names,
+                    // as a client's table of pending requests would).
                     let method_of = |_: &Id| answers().ok();
                     let unmatched = || "a response the corpus does not say the method of".to_string();
                     match entry.from {
@@ -283,10 +282,10 @@ macro_rules! versions {
                                 method_of,
                             ) {
                                 Err(e) => Err(e.to_string()),
-                                Ok(jsonrpc::Incoming::Result { id, result }) => {
+                                Ok(jsonrpc::Incoming::Result { id, result, .. }) => {
                                     Ok(K::client_answer(id, result.map_err(|e| e.to_string())?))
                                 }
-                                Ok(jsonrpc::Incoming::Unmatched { .. }) => Err(unmatched()),
+                                Ok(jsonrpc::Incoming::Message(jsonrpc::Message::Response { .. })) => Err(unmatched()),
                                 Ok(jsonrpc::Incoming::Message(m)) => Ok(K::from_client(m)),
                             }
                         }
@@ -297,10 +296,10 @@ macro_rules! versions {
                                 method_of,
                             ) {
                                 Err(e) => Err(e.to_string()),
-                                Ok(jsonrpc::Incoming::Result { id, result }) => {
+                                Ok(jsonrpc::Incoming::Result { id, result, .. }) => {
                                     Ok(K::server_answer(id, result.map_err(|e| e.to_string())?))
                                 }
-                                Ok(jsonrpc::Incoming::Unmatched { .. }) => Err(unmatched()),
+                                Ok(jsonrpc::Incoming::Message(jsonrpc::Message::Response { .. })) => Err(unmatched()),
                                 Ok(jsonrpc::Incoming::Message(m)) => Ok(K::from_server(m)),
                             }
                         }

@@ -3,5 +3,6 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    mcp_tests::fuzz::decode_message(data);
+    let tally = mcp_tests::fuzz::decode_message(data);
+    assert!(tally.disagreements.is_empty(), "{:#?}", tally.disagreements);
 });

@@ -327,16 +327,16 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
             fn method_of<R: MethodSet, N: MethodSet>(m: &Message<R, N>) -> String {
                 match m {
                     Message::Request { request, .. } => request.method().to_string(),
-                    Message::Notification(n) => n.method().to_string(),
+                    Message::Notification { notification, .. } => notification.method().to_string(),
                     _ => String::new(),
                 }
             }
             if from_client {
                 let m = m::methods::decode_from_client(bytes, unknown)?;
-                Ok((method_of(&m), j::encode(&m).unwrap()))
+                Ok((method_of(&m), serde_json::to_value(&m).unwrap()))
             } else {
                 let m = m::methods::decode_from_server(bytes, unknown)?;
-                Ok((method_of(&m), j::encode(&m).unwrap()))
+                Ok((method_of(&m), serde_json::to_value(&m).unwrap()))
             }
         }
 
@@ -344,23 +344,12 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         /// the server) or `ClientResult`, and encodes it back.
         pub fn decode_result(method: &str, by_server: bool, raw: serde_json::Value) -> Result<serde_json::Value, String> {
             let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
+            let raw = mcp_spec_types::rt::jsonrpc::RawResult::from_value(&raw).map_err(|e| e.to_string())?;
             if by_server {
-                let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
-                let via_text = m::methods::ServerResult::decode_text(method, &text).map_err(|e| e.to_string());
-                let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string());
-                if r != via_text {
-                    return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
-                }
-                let r = r?;
+                let r = m::methods::ServerResult::decode(method, &raw).map_err(|e| e.to_string())?;
                 same_encoding(server_result_value(&r), &r)
             } else {
-                let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
-                let via_text = m::methods::ClientResult::decode_text(method, &text).map_err(|e| e.to_string());
-                let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string());
-                if r != via_text {
-                    return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
-                }
-                let r = r?;
+                let r = m::methods::ClientResult::decode(method, &raw).map_err(|e| e.to_string())?;
                 same_encoding(client_result_value(&r), &r)
             }
         }
@@ -1196,11 +1185,8 @@ fn method_sets(model: &Model) -> TokenStream {
         let enum_name = ident(name);
         let mut variants = Vec::new();
         let mut decode_arms = Vec::new();
-        let mut text_arms = Vec::new();
         let mut write_arms = Vec::new();
         let mut method_arms = Vec::new();
-        let mut params_arms = Vec::new();
-        let mut in_arms = Vec::new();
         for m in methods {
             let v = ident(&marker_name(m));
             let method = &m.method;
@@ -1210,32 +1196,19 @@ fn method_sets(model: &Model) -> TokenStream {
                     variants.push(quote!(#[doc = #vdoc] #v(#t),));
                     decode_arms
                         .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
-                    text_arms.push(
-                        quote!(#method => Self::#v(crate::rt::jsonrpc::required_text(params)?),),
-                    );
-                    params_arms.push(quote!(Self::#v(p) => crate::rt::jsonrpc::to_params(p),));
                     write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
-                    in_arms.push(quote!(#method => *out = Some(place(Self::#v(<#t as serde::Deserialize>::deserialize(params)?))),));
                 }
                 (Some(t), false) => {
                     variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
                     decode_arms
                         .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
-                    text_arms.push(
-                        quote!(#method => Self::#v(crate::rt::jsonrpc::optional_text(params)?),),
-                    );
-                    params_arms.push(quote!(Self::#v(p) => p.as_ref().map(crate::rt::jsonrpc::to_params).transpose().map(::std::option::Option::flatten),));
                     write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
                     write_arms.push(quote!(Self::#v(None) => Ok(()),));
-                    in_arms.push(quote!(#method => *out = Some(place(Self::#v(Some(<#t as serde::Deserialize>::deserialize(params)?)))),));
                 }
                 (None, _) => {
                     variants.push(quote!(#[doc = #vdoc] #v,));
-                    decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde_json::Value>(params)?; Self::#v }));
-                    text_arms.push(quote!(#method => { crate::rt::jsonrpc::optional_text::<serde::de::IgnoredAny>(params)?; Self::#v }));
-                    params_arms.push(quote!(Self::#v => Ok(None),));
+                    decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde::de::IgnoredAny>(params)?; Self::#v }));
                     write_arms.push(quote!(Self::#v => Ok(()),));
-                    in_arms.push(quote!(#method => { <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?; *out = Some(place(Self::#v)); }));
                 }
             }
             method_arms.push(quote!(Self::#v { .. } => #method,));
@@ -1249,38 +1222,6 @@ fn method_sets(model: &Model) -> TokenStream {
             quote! {
                 Ok(Some(match method {
                     #( #decode_arms )*
-                    _ => return Ok(None),
-                }))
-            }
-        };
-        // A set with no method keeps the trait's default (it knows no method).
-        let decode_in = (!in_arms.is_empty()).then(|| {
-            quote! {
-                fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-                    method: &str,
-                    params: D,
-                    place: impl FnOnce(Self) -> T,
-                    out: &mut ::std::option::Option<T>,
-                ) -> ::std::result::Result<(), D::Error> {
-                    match method {
-                        #( #in_arms )*
-                        _ => {
-                            <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-                        }
-                    }
-                    Ok(())
-                }
-            }
-        });
-        let text_body = if text_arms.is_empty() {
-            quote! {
-                let _ = (method, params);
-                Ok(None)
-            }
-        } else {
-            quote! {
-                Ok(Some(match method {
-                    #( #text_arms )*
                     _ => return Ok(None),
                 }))
             }
@@ -1301,7 +1242,7 @@ fn method_sets(model: &Model) -> TokenStream {
             }
             impl crate::rt::jsonrpc::MethodSet for #enum_name {
                 const NAME: &'static str = #name;
-                fn decode(method: &str, params: ::std::option::Option<serde_json::Value>)
+                fn decode_checked(method: &str, params: ::std::option::Option<&str>)
                     -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
                     #decode_body
                 }
@@ -1312,11 +1253,6 @@ fn method_sets(model: &Model) -> TokenStream {
                         Self::Other { params: None, .. } => Ok(()),
                     }
                 }
-                #decode_in
-                fn decode_text(method: &str, params: ::std::option::Option<&serde_json::value::RawValue>)
-                    -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
-                    #text_body
-                }
                 fn other(method: ::std::string::String, params: ::std::option::Option<serde_json::Value>) -> Self {
                     Self::Other { method, params }
                 }
@@ -1324,12 +1260,6 @@ fn method_sets(model: &Model) -> TokenStream {
                     match self {
                         #( #method_arms )*
                         Self::Other { method, .. } => method,
-                    }
-                }
-                fn params(&self) -> ::std::result::Result<::std::option::Option<serde_json::Value>, serde_json::Error> {
-                    match self {
-                        #( #params_arms )*
-                        Self::Other { params, .. } => Ok(params.clone()),
                     }
                 }
             }
@@ -1344,39 +1274,14 @@ fn method_sets(model: &Model) -> TokenStream {
         });
         let arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));
-            quote!(Method::#v => crate::rt::jsonrpc::decode_result::<#v>(raw).map(Self::#v),)
-        });
-        let text_arms = methods.iter().map(|m| {
-            let v = ident(&marker_name(m));
             // A union of results (the result, or a task) tries its usual arm in one pass.
             let decode = if m.results.len() > 1 {
-                quote!(decode_union_result_text)
+                quote!(decode_union_result_checked)
             } else {
-                quote!(decode_result_text)
+                quote!(decode_result_checked)
             };
-            quote!(Method::#v => crate::rt::jsonrpc::#decode::<#v>(raw.get()).map(Self::#v),)
+            quote!(Method::#v => crate::rt::jsonrpc::#decode::<#v>(raw).map(Self::#v),)
         });
-        // In the pass over the whole message: a union of results takes its usual arm in
-        // one pass where the rules confirm it, and leaves the rest to `decode_text`.
-        let in_arms = methods.iter().map(|m| {
-            let v = ident(&marker_name(m));
-            if m.results.len() > 1 {
-                quote!(Method::#v => *out = crate::rt::union::usual_arm_in::<<#v as crate::rt::method::Request>::Result, D>(result)?.map(Self::#v),)
-            } else {
-                quote!(Method::#v => *out = Some(Self::#v(<<#v as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(result)?)),)
-            }
-        });
-        let in_body = if methods.is_empty() {
-            quote!(let _ = (method, result, out);)
-        } else {
-            quote! {
-                match method {
-                    #( #in_arms )*
-                    #[allow(unreachable_patterns)]
-                    _ => {}
-                }
-            }
-        };
         let ser_arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));
             quote!(Self::#v(r) => r.serialize(serializer),)
@@ -1395,45 +1300,23 @@ fn method_sets(model: &Model) -> TokenStream {
             impl #enum_name {
                 /// Decodes the `result` of a response to a request of `method`; a method
                 /// this side does not answer, or a result that does not fit, is an error
-                /// that keeps the raw value.
-                pub fn decode(method: Method, raw: serde_json::Value) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                /// that keeps the raw result.
+                pub fn decode(method: Method, raw: &crate::rt::jsonrpc::RawResult) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                    <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
+                }
+            }
+            impl crate::rt::jsonrpc::ResultSet for #enum_name {
+                type Method = Method;
+                fn decode_checked(method: Method, raw: &str) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
                     match method {
                         #( #arms )*
                         #[allow(unreachable_patterns)]
                         other => Err(crate::rt::jsonrpc::ResultError {
                             method: other.as_str().to_string(),
                             error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
-                            raw,
+                            raw: crate::rt::jsonrpc::RawResult::checked(raw),
                         }),
                     }
-                }
-                /// Decodes the `result` of a response to a request of `method` straight
-                /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
-                /// [`decode`](Self::decode) does from a value.
-                pub fn decode_text(method: Method, raw: &serde_json::value::RawValue) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-                    match method {
-                        #( #text_arms )*
-                        #[allow(unreachable_patterns)]
-                        other => Err(crate::rt::jsonrpc::ResultError {
-                            method: other.as_str().to_string(),
-                            error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
-                            raw: serde_json::from_str(raw.get()).unwrap_or(serde_json::Value::Null),
-                        }),
-                    }
-                }
-            }
-            impl crate::rt::jsonrpc::ResultSet for #enum_name {
-                type Method = Method;
-                fn decode_text(method: Method, raw: &serde_json::value::RawValue) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-                    Self::decode_text(method, raw)
-                }
-                fn decode_in<'de, D: serde::Deserializer<'de>>(
-                    method: Method,
-                    result: D,
-                    out: &mut ::std::option::Option<Self>,
-                ) -> ::std::result::Result<(), D::Error> {
-                    #in_body
-                    Ok(())
                 }
             }
             /// Encodes the result itself, as the `result` of a response.

@@ -250,33 +250,20 @@ fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenS
     quote! {
         #[doc = #doc]
         pub async fn #fn_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, message: &[u8]) -> ::std::option::Option<::std::string::String> {
-            let value: serde_json::Value = match serde_json::from_slice(message) {
-                Ok(v) => v,
-                Err(e) => return Some(crate::rt::service::parse_error(&e)),
-            };
-            match value {
-                serde_json::Value::Array(items) if super::methods::BATCHES && !items.is_empty() => {
-                    let mut replies = ::std::vec::Vec::new();
-                    for item in items {
-                        if let Some(r) = #one_name(handler, policy, peer, item).await {
-                            replies.push(r);
-                        }
-                    }
-                    if replies.is_empty() { None } else { Some(format!("[{}]", replies.join(","))) }
+            let (items, batch) = crate::rt::service::receive::<#req_set, #note_set>(message, super::methods::BATCHES);
+            let mut answers = ::std::vec::Vec::new();
+            for item in items {
+                if let Some(answer) = #one_name(handler, policy, peer, item).await {
+                    answers.push(answer);
                 }
-                value => #one_name(handler, policy, peer, value).await,
             }
+            crate::rt::service::reply(answers, batch)
         }
 
-        async fn #one_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, value: serde_json::Value) -> ::std::option::Option<::std::string::String> {
-            let notification = crate::rt::service::is_notification(&value);
-            let meta = crate::rt::service::params_meta(&value);
-            let options = crate::rt::jsonrpc::Options { unknown_methods: crate::rt::jsonrpc::UnknownMethods::Reject, batches: false };
-            match crate::rt::jsonrpc::decode_value::<#req_set, #note_set>(value, options) {
-                Err(e) if notification => { let _ = e; None }
-                Err(e) => Some(crate::rt::service::protocol_error(&e)),
-                Ok(crate::rt::jsonrpc::Message::Request { id, request }) => {
-                    use crate::rt::jsonrpc::MethodSet as _;
+        async fn #one_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, item: crate::rt::service::Serve<#req_set, #note_set>) -> ::std::option::Option<::std::string::String> {
+            use crate::rt::jsonrpc::MethodSet as _;
+            match item {
+                crate::rt::service::Serve::Request { id, request, meta } => {
                     if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                         return Some(crate::rt::service::refuse(&id, error));
                     }
@@ -290,20 +277,20 @@ fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenS
                         }
                     })
                 }
-                Ok(crate::rt::jsonrpc::Message::Notification(note)) => {
-                    use crate::rt::jsonrpc::MethodSet as _;
-                    if !policy.check_notification(note.method(), meta.as_ref()) {
+                crate::rt::service::Serve::Notification { notification, meta } => {
+                    if !policy.check_notification(notification.method(), meta.as_ref()) {
                         return None;
                     }
                     let cx = NotificationContext { meta, peer: peer.clone() };
-                    match note {
+                    match notification {
                         #( #note_arms )*
                         #[allow(unreachable_patterns)]
                         _ => { let _ = cx; }
                     }
                     None
                 }
-                Ok(_) => None,
+                crate::rt::service::Serve::Answer(answer) => Some(answer),
+                crate::rt::service::Serve::Ignore => None,
             }
         }
     }

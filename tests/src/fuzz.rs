@@ -1,216 +1,391 @@
-//! The fuzz harness: what `fuzz/fuzz_targets/decode_message.rs` runs under libFuzzer
-//! (nightly, `cargo fuzz run decode_message`), and what `tests/tests/fuzz_corpus.rs` runs
-//! on stable over a seeded corpus so that CI exercises it.
+//! The differential harness: every way into the crate's decoder, on the same bytes, must
+//! give the same outcome. What `fuzz/fuzz_targets/decode_message.rs` runs under libFuzzer
+//! (nightly, `cargo fuzz run decode_message`), and what `tests/tests/fuzz_corpus.rs` and
+//! `tests/tests/differential.rs` run on stable over seeded and hostile inputs.
 //!
-//! For any bytes, in every protocol version, as a message from a client and from a
-//! server, with unknown methods rejected and kept: decoding never panics, and a message
-//! that decodes encodes to JSON that decodes to the same message. The one-pass entry
-//! point (`decode`, bytes) and the one over a parsed value (`decode_value`) agree on
-//! every input: the same message or the same error, and so does `receive`; `receive_typed`
-//! gives what `receive` and then `decode_text` of the result give, for a method picked from
-//! the input; and the one-pass encoder (`encode_to_vec`) writes what `encode` builds, in
-//! the bytes `serde_json::to_vec` writes.
+//! For any bytes, in every protocol version, as a message from a client and from a server,
+//! with unknown methods rejected and kept, the entry points compared are:
+//!
+//! | entry point | compared on |
+//! | --- | --- |
+//! | `rt::jsonrpc::decode` | the reference |
+//! | the version's `decode_from_client` / `decode_from_server` | the whole outcome |
+//! | `rt::jsonrpc::receive_typed`, no method known | the whole outcome |
+//! | `rt::jsonrpc::receive_typed`, a method picked from the input | the outcome, the result decoded as the version's `ServerResult::decode` / `ClientResult::decode` of the raw result |
+//! | `rt::service::receive` (what `serve_*_message` decodes with) | the typed request or notification, its `_meta`, or the error answer |
+//! | the version's `serve_*_message` (a handler that implements nothing) | the answer text |
+//! | `rt::service::route` | response or not, and the id |
+//! | the typed peer's response handling (`Peer::request_raw`, answered with the bytes) | the raw result, the error, or "not a response" |
+//! | `rt::path::from_slice::<Value>` | refused at the JSON layer or not, and the path |
+//!
+//! Every accepted message must also come back as it came: encoded again
+//! (`encode_to_vec`, the bytes `serde_json::to_vec` writes), it is the same JSON value as
+//! the input, and it decodes to the same message. No entry point may panic.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
 
 use mcp_spec_types::rt::jsonrpc::{
-    self, Id, Incoming, Message, MethodSet, Options, ResultSet, UnknownMethods,
+    self, Id, Incoming, Message, MethodSet, Options, ProtocolError, ResultSet, UnknownMethods,
 };
+use mcp_spec_types::rt::service::{self, BoxFuture, Peer, Route, Serve, Transport, TransportError};
+use serde_json::Value;
 
-fn check<R, N, S>(data: &[u8], version: &str, side: &str, methods: &[S::Method])
-where
-    R: MethodSet + std::fmt::Debug + PartialEq,
-    N: MethodSet + std::fmt::Debug + PartialEq,
-    S: ResultSet + serde::Serialize + std::fmt::Debug + PartialEq,
-{
-    for unknown_methods in [UnknownMethods::Reject, UnknownMethods::Keep] {
-        let options = Options {
-            unknown_methods,
-            batches: true,
-        };
-        let decoded = jsonrpc::decode::<R, N>(data, options);
-        // The one-pass entry point agrees with decoding the parsed value.
-        let via_value = serde_json::from_slice::<serde_json::Value>(data)
-            .map(|v| jsonrpc::decode_value::<R, N>(v, options));
-        match (&decoded, &via_value) {
-            (Ok(a), Ok(Ok(b))) => {
-                assert_eq!(a, b, "{version} {side}: decode and decode_value differ")
-            }
-            (Err(a), Ok(Err(b))) => assert_eq!(
-                format!("{a:?}"),
-                format!("{b:?}"),
-                "{version} {side}: decode and decode_value fail differently"
-            ),
-            // Cut short: not JSON for either.
-            (a, Err(e)) if e.classify() == serde_json::error::Category::Eof => assert!(
-                matches!(a, Err(a) if a.code == jsonrpc::codes::PARSE_ERROR),
-                "{version} {side}: truncated input, but decode gives {a:?}"
-            ),
-            // JSON a `Value` cannot hold (a number beyond f64, a lone surrogate, nesting
-            // past serde_json's limit) or that is not JSON: the one-pass decoder may still
-            // read the envelope when the trouble is in a member it skips.
-            (_, Err(_)) => {}
-            (a, b) => panic!("{version} {side}: decode gives {a:?}, decode_value {b:?}"),
+/// What the harness saw: inputs, comparisons made, and every disagreement.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Inputs run.
+    pub inputs: usize,
+    /// (version, side, unknown-methods mode) runs.
+    pub runs: usize,
+    /// Comparisons of an entry point's outcome with the reference.
+    pub comparisons: usize,
+    /// Runs whose reference outcome was a message.
+    pub accepted: usize,
+    /// Runs refused, by JSON-RPC code.
+    pub refused: std::collections::BTreeMap<i64, usize>,
+    /// Every disagreement, described.
+    pub disagreements: Vec<String>,
+}
+
+impl Tally {
+    fn agree(&mut self, same: bool, what: impl FnOnce() -> String) {
+        self.comparisons += 1;
+        if !same && self.disagreements.len() < 50 {
+            self.disagreements.push(what());
         }
-        // `parse(..).response()` finds exactly the result responses `decode` finds.
-        if let Ok(parsed) = jsonrpc::parse(data) {
-            let response = parsed.response().map(|(id, raw)| {
-                (
-                    id,
-                    serde_json::from_str::<serde_json::Value>(raw.get()).ok(),
-                )
-            });
-            let expected = match &decoded {
-                Ok(Message::Response { id, result }) => Some((id.clone(), Some(result.clone()))),
-                _ => None,
-            };
-            assert_eq!(
-                response, expected,
-                "{version} {side}: parse().response() and decode differ"
-            );
-        }
-        // `receive` (one pass where it can) gives what `decode` gives, a result response
-        // with its raw result.
-        match (jsonrpc::receive::<R, N>(data, options), &decoded) {
-            (Ok(jsonrpc::Received::Message(a)), Ok(b)) => {
-                assert_eq!(&a, b, "{version} {side}: receive and decode differ")
-            }
-            (
-                Ok(jsonrpc::Received::Result { id, result }),
-                Ok(Message::Response { id: i, result: r }),
-            ) => {
-                assert_eq!(
-                    (
-                        &id,
-                        serde_json::from_str::<serde_json::Value>(result.get())
-                            .ok()
-                            .as_ref()
-                    ),
-                    (i, Some(r)),
-                    "{version} {side}: receive and decode differ on a response"
-                )
-            }
-            (Err(a), Err(b)) => assert_eq!(
-                format!("{a:?}"),
-                format!("{b:?}"),
-                "{version} {side}: receive and decode fail differently"
-            ),
-            (a, b) => panic!("{version} {side}: receive gives {a:?}, decode {b:?}"),
-        }
-        check_typed::<R, N, S>(data, options, version, side, methods);
-        let Ok(message) = decoded else {
-            continue;
-        };
-        let encoded = jsonrpc::encode(&message)
-            .unwrap_or_else(|e| panic!("{version} {side}: a decoded message does not encode: {e}"));
-        let bytes = jsonrpc::encode_to_vec(&message)
-            .unwrap_or_else(|e| panic!("{version} {side}: a decoded message does not encode: {e}"));
-        assert_eq!(
-            serde_json::from_slice::<serde_json::Value>(&bytes)
-                .ok()
-                .as_ref(),
-            Some(&encoded),
-            "{version} {side}: encode_to_vec and encode differ"
-        );
-        assert_eq!(
-            bytes,
-            serde_json::to_vec(&message).unwrap(),
-            "{version} {side}: encode_to_vec and serde_json::to_vec write different bytes"
-        );
-        let again: Message<R, N> = jsonrpc::decode_value(encoded.clone(), options)
-            .unwrap_or_else(|e| panic!("{version} {side}: {encoded} does not decode again: {e}"));
-        assert_eq!(
-            again, message,
-            "{version} {side}: the round trip changed the message"
-        );
     }
 }
 
-/// `receive_typed` gives what `receive` gives, a result decoded by `decode_text` of the
-/// method the caller names: here one of `methods` picked from the input, or none (the
-/// result then stays raw).
-fn check_typed<R, N, S>(
+/// Runs a future that never waits (the handlers and transports here answer at once).
+fn now<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
+        Poll::Ready(out) => out,
+        Poll::Pending => panic!("the future waited"),
+    }
+}
+
+/// A transport whose every request is answered with `answer`.
+struct Answer(String);
+
+impl Transport for Answer {
+    fn request(&self, _: Id, _: String) -> BoxFuture<'_, Result<String, TransportError>> {
+        let answer = self.0.clone();
+        Box::pin(async move { Ok(answer) })
+    }
+    fn notify(&self, _: String) -> BoxFuture<'_, Result<(), TransportError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// The error answer `serve` gives for a message that failed to decode (none for a
+/// notification).
+fn answer_of(e: &ProtocolError) -> Option<String> {
+    (!e.notification).then(|| e.to_response())
+}
+
+/// The answer a handler that implements nothing gives a request: -32601 naming it.
+fn unhandled(id: &Id, method: &str) -> String {
+    service::refuse(id, service::method_not_found(method))
+}
+
+/// The `_meta` of the params of a message, as the serve path gives it to the handler.
+fn meta_of(bytes: &[u8]) -> Option<serde_json::Map<String, Value>> {
+    let v: Value = serde_json::from_slice(bytes).ok()?;
+    v.get("params")?.get("_meta")?.as_object().cloned()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check<R, N, S, F>(
+    tally: &mut Tally,
     data: &[u8],
-    options: Options,
     version: &str,
     side: &str,
+    batches: bool,
     methods: &[S::Method],
+    decode_version: impl Fn(&[u8], UnknownMethods) -> Result<Message<R, N>, ProtocolError>,
+    serve: F,
+) where
+    R: MethodSet + std::fmt::Debug + PartialEq + Clone,
+    N: MethodSet + std::fmt::Debug + PartialEq + Clone,
+    S: ResultSet + serde::Serialize + std::fmt::Debug + PartialEq,
+    F: Fn(&[u8]) -> Option<String>,
+{
+    for unknown_methods in [UnknownMethods::Reject, UnknownMethods::Keep] {
+        tally.runs += 1;
+        let at = || format!("{version} {side} {unknown_methods:?}");
+        let options = Options {
+            unknown_methods,
+            batches,
+        };
+        let decoded = jsonrpc::decode::<R, N>(data, options);
+        match &decoded {
+            Ok(_) => tally.accepted += 1,
+            Err(e) => *tally.refused.entry(e.code).or_default() += 1,
+        }
+        // The version's own entry point.
+        let ours = decode_version(data, unknown_methods);
+        tally.agree(ours == decoded, || {
+            format!("{}: decode_from_* {ours:?}, decode {decoded:?}", at())
+        });
+        // receive_typed, no method known: what decode gives.
+        let untyped = jsonrpc::receive_typed::<R, N, S>(data, options, |_| None);
+        let expected = decoded.clone().map(Incoming::Message);
+        tally.agree(untyped == expected, || {
+            format!(
+                "{}: receive_typed (no method) {untyped:?}, decode {decoded:?}",
+                at()
+            )
+        });
+        // receive_typed with a method picked from the input: the result as decoded by its
+        // method from the raw result decode gives.
+        let pick = data.iter().fold(data.len(), |h, b| {
+            h.wrapping_mul(31).wrapping_add(usize::from(*b))
+        });
+        if let Some(method) = pick.checked_rem(methods.len()).and_then(|i| methods.get(i)) {
+            let typed = jsonrpc::receive_typed::<R, N, S>(data, options, |_| Some(*method));
+            let expected = decoded.clone().map(|m| match m {
+                Message::Response { id, result, extra } => Incoming::Result {
+                    id,
+                    result: S::decode(*method, &result),
+                    extra,
+                },
+                other => Incoming::Message(other),
+            });
+            tally.agree(typed == expected, || {
+                format!(
+                    "{}: receive_typed ({method:?}) {typed:?}, decode then S::decode {expected:?}",
+                    at()
+                )
+            });
+        }
+        // The JSON layer alone.
+        let value = mcp_spec_types::rt::path::from_slice::<Value>(data);
+        let json_refused = matches!(&decoded, Err(e) if e.code == jsonrpc::codes::PARSE_ERROR);
+        tally.agree(value.is_err() == json_refused, || {
+            format!(
+                "{}: path::from_slice::<Value> {:?}, decode {decoded:?}",
+                at(),
+                value.as_ref().err()
+            )
+        });
+        if let (Err(v), Err(d)) = (&value, &decoded) {
+            if json_refused {
+                let path = (!v.path().is_empty()).then(|| v.path().to_string());
+                tally.agree(path == d.path, || {
+                    format!(
+                        "{}: path::from_slice path {:?}, decode {:?}",
+                        at(),
+                        v.path(),
+                        d.path
+                    )
+                });
+            }
+        }
+        if unknown_methods == UnknownMethods::Reject {
+            check_serve::<R, N>(tally, data, batches, &decoded, &serve, &at());
+            check_peer::<R, N>(tally, data, &decoded, &at());
+        }
+        // Nothing lost on the accepted ones.
+        if let Ok(message) = &decoded {
+            let bytes = jsonrpc::encode_to_vec(message);
+            let serde_bytes = serde_json::to_vec(message);
+            tally.agree(
+                bytes.as_ref().ok() == serde_bytes.as_ref().ok() && bytes.is_ok(),
+                || {
+                    format!(
+                        "{}: encode_to_vec {bytes:?}, serde_json::to_vec {serde_bytes:?}",
+                        at()
+                    )
+                },
+            );
+            let Ok(bytes) = bytes else { continue };
+            let back: Option<Value> = serde_json::from_slice(&bytes).ok();
+            let input: Option<Value> = serde_json::from_slice(data).ok();
+            tally.agree(back.is_some() && back == input, || {
+                format!(
+                    "{}: the message changed on the way back: {} became {}",
+                    at(),
+                    String::from_utf8_lossy(data),
+                    String::from_utf8_lossy(&bytes)
+                )
+            });
+            let again = jsonrpc::decode::<R, N>(&bytes, options);
+            tally.agree(again.as_ref().ok() == Some(message), || {
+                format!("{}: {message:?} decodes again as {again:?}", at())
+            });
+        }
+    }
+}
+
+/// The serve path: `service::receive` (typed) and `serve_*_message` (the answer), against
+/// `decode`.
+fn check_serve<R, N>(
+    tally: &mut Tally,
+    data: &[u8],
+    batches: bool,
+    decoded: &Result<Message<R, N>, ProtocolError>,
+    serve: &dyn Fn(&[u8]) -> Option<String>,
+    at: &str,
 ) where
     R: MethodSet + std::fmt::Debug + PartialEq,
     N: MethodSet + std::fmt::Debug + PartialEq,
-    S: ResultSet + serde::Serialize + std::fmt::Debug + PartialEq,
 {
-    let pick = data.iter().fold(data.len(), |h, b| {
-        h.wrapping_mul(31).wrapping_add(usize::from(*b))
-    });
-    let method = pick
-        .checked_rem(methods.len() + 1)
-        .and_then(|i| methods.get(i).copied());
-    let mut asked = 0;
-    let typed = jsonrpc::receive_typed::<R, N, S>(data, options, |_: &Id| {
-        asked += 1;
-        method
-    });
-    assert!(
-        asked <= 1 || data.windows(4).filter(|w| w == b"\"id\"").count() > 1,
-        "{version} {side}: the caller was asked {asked} times"
-    );
-    match (typed, jsonrpc::receive::<R, N>(data, options)) {
-        (Ok(Incoming::Message(a)), Ok(jsonrpc::Received::Message(b))) => {
-            assert_eq!(a, b, "{version} {side}: receive_typed and receive differ")
+    let (items, batch) = service::receive::<R, N>(data, batches);
+    let answer = serve(data);
+    // What serve must give for one message that decode gave.
+    fn expect<R: MethodSet + PartialEq, N: MethodSet + PartialEq>(
+        m: &Message<R, N>,
+        item: &Serve<R, N>,
+        meta: &Option<serde_json::Map<String, Value>>,
+    ) -> (bool, Option<String>) {
+        match (m, item) {
+            (
+                Message::Request { id, request, .. },
+                Serve::Request {
+                    id: i,
+                    request: r,
+                    meta: m2,
+                },
+            ) => (
+                id == i && request == r && (meta.is_none() || meta == m2),
+                Some(unhandled(id, request.method())),
+            ),
+            (
+                Message::Notification { notification, .. },
+                Serve::Notification {
+                    notification: n,
+                    meta: m2,
+                },
+            ) => (notification == n && (meta.is_none() || meta == m2), None),
+            (Message::Response { .. } | Message::Error { .. }, Serve::Ignore) => (true, None),
+            _ => (false, None),
         }
-        (
-            Ok(Incoming::Result { id, result }),
-            Ok(jsonrpc::Received::Result { id: i, result: raw }),
-        ) => {
-            let expected = S::decode_text(method.expect("a method was named"), raw);
-            assert_eq!(
-                id, i,
-                "{version} {side}: receive_typed and receive differ on the id"
-            );
-            assert_eq!(
-                format!("{result:?}"),
-                format!("{expected:?}"),
-                "{version} {side}: receive_typed and decode_text differ"
-            );
-            if let Ok(typed) = &result {
-                assert_eq!(
-                    mcp_spec_types::rt::write::to_vec(typed).unwrap(),
-                    serde_json::to_vec(typed).unwrap(),
-                    "{version} {side}: rt::write::to_vec and serde_json::to_vec write different bytes"
-                );
-            }
-        }
-        (
-            Ok(Incoming::Unmatched { id, result }),
-            Ok(jsonrpc::Received::Result { id: i, result: raw }),
-        ) => {
-            assert!(
-                method.is_none(),
-                "{version} {side}: a named method left the result raw"
-            );
-            assert_eq!(
-                (id, result.get()),
-                (i, raw.get()),
-                "{version} {side}: unmatched result differs"
-            );
-        }
-        (Err(a), Err(b)) => assert_eq!(
-            format!("{a:?}"),
-            format!("{b:?}"),
-            "{version} {side}: receive_typed and receive fail differently"
-        ),
-        (a, b) => panic!("{version} {side}: receive_typed gives {a:?}, receive {b:?}"),
     }
+    let (same, expected_answer) = match (decoded, items.as_slice(), batch) {
+        (Ok(Message::Batch(messages)), _, true) if messages.len() == items.len() => {
+            let mut same = true;
+            let mut answers = Vec::new();
+            for (m, item) in messages.iter().zip(&items) {
+                let (s, a) = expect(m, item, &None);
+                same &= s;
+                answers.extend(a);
+            }
+            (same, service::reply(answers, true))
+        }
+        (Ok(m), [item], false) => {
+            let (s, a) = expect(m, item, &meta_of(data));
+            (s, a)
+        }
+        (Err(e), [Serve::Answer(a)], false) => (Some(a.clone()) == answer_of(e), answer_of(e)),
+        (Err(e), [Serve::Ignore], false) => (e.notification, None),
+        // A batch decode refuses: the first element serve refuses is that error.
+        (Err(e), items, true) => {
+            let first = items.iter().find_map(|i| match i {
+                Serve::Answer(a) => Some(Some(a.clone())),
+                Serve::Ignore => None,
+                _ => None,
+            });
+            let refused_notification =
+                e.notification && items.iter().all(|i| !matches!(i, Serve::Answer(_)));
+            (
+                first == Some(answer_of(e)) || refused_notification,
+                answer.clone(),
+            )
+        }
+        _ => (false, None),
+    };
+    tally.agree(same, || {
+        format!("{at}: service::receive {items:?}, decode {decoded:?}")
+    });
+    tally.agree(answer == expected_answer, || {
+        format!(
+            "{at}: serve answers {answer:?}, expected {expected_answer:?} from decode {decoded:?}"
+        )
+    });
+    // route: a response (with the id it answers) exactly when decode gives one.
+    let route = service::route(data);
+    let expected_route = match decoded {
+        Ok(Message::Response { id, .. }) | Ok(Message::Error { id: Some(id), .. }) => {
+            Route::Response(id.clone())
+        }
+        _ => Route::Incoming,
+    };
+    tally.agree(route == expected_route, || {
+        format!("{at}: route {route:?}, decode {decoded:?}")
+    });
 }
 
-/// Runs every version's message entry points on `data`.
-pub fn decode_message(data: &[u8]) {
+/// The typed peer's response handling: the answer to its request 1 is the input.
+fn check_peer<R, N>(
+    tally: &mut Tally,
+    data: &[u8],
+    decoded: &Result<Message<R, N>, ProtocolError>,
+    at: &str,
+) where
+    R: MethodSet + std::fmt::Debug + PartialEq,
+    N: MethodSet + std::fmt::Debug + PartialEq,
+{
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let peer = Peer::new(Answer(text.to_string()));
+    let got = now(peer.request_raw("ping", None));
+    let one = Id::Integer(1);
+    let same = match (&got, decoded) {
+        (Ok(raw), Ok(Message::Response { id, result, .. })) => *id == one && raw == result,
+        (Err(service::CallError::Rejected(e)), Ok(Message::Error { id, error, .. })) => {
+            (id.is_none() || id.as_ref() == Some(&one)) && e == error
+        }
+        (Err(service::CallError::InvalidResponse(_)), Ok(Message::Response { id, .. })) => {
+            *id != one
+        }
+        (Err(service::CallError::InvalidResponse(_)), Ok(Message::Error { id, .. })) => {
+            id.as_ref().is_some_and(|id| *id != one)
+        }
+        (Err(service::CallError::InvalidResponse(_)), Ok(_) | Err(_)) => true,
+        _ => false,
+    };
+    tally.agree(same, || {
+        format!("{at}: the typed peer got {got:?}, decode {decoded:?}")
+    });
+}
+
+/// Runs every version's entry points on `data`.
+pub fn decode_message(data: &[u8]) -> Tally {
+    let mut tally = Tally::default();
+    run(&mut tally, data);
+    tally
+}
+
+/// Runs every version's entry points on `data`, adding to `tally`.
+pub fn run(tally: &mut Tally, data: &[u8]) {
+    tally.inputs += 1;
     macro_rules! each {
         ($($v:ident),*) => {$(
             {
-                use mcp_spec_types::$v::methods as m;
+                use mcp_spec_types::$v::{handlers as h, methods as m};
+                struct Nothing;
+                impl h::ServerHandler for Nothing {}
+                impl h::ClientHandler for Nothing {}
+                let client_peer = h::ClientPeer(Peer::new(Answer(String::new())));
+                let server_peer = h::ServerPeer(Peer::new(Answer(String::new())));
                 // The server receives the client's messages and results, and the other way round.
-                check::<m::ClientRequest, m::ClientNotification, m::ClientResult>(data, stringify!($v), "client", m::Method::ALL);
-                check::<m::ServerRequest, m::ServerNotification, m::ServerResult>(data, stringify!($v), "server", m::Method::ALL);
+                check::<m::ClientRequest, m::ClientNotification, m::ClientResult, _>(
+                    tally, data, stringify!($v), "client", m::BATCHES, m::Method::ALL,
+                    |b, u| m::decode_from_client(b, u),
+                    |b| now(h::serve_client_message(&Nothing, &service::Open, &client_peer, b)),
+                );
+                check::<m::ServerRequest, m::ServerNotification, m::ServerResult, _>(
+                    tally, data, stringify!($v), "server", m::BATCHES, m::Method::ALL,
+                    |b, u| m::decode_from_server(b, u),
+                    |b| now(h::serve_server_message(&Nothing, &service::Open, &server_peer, b)),
+                );
             }
         )*};
     }

@@ -551,16 +551,18 @@ pub fn decode_message(
     fn method_of<R: MethodSet, N: MethodSet>(m: &Message<R, N>) -> String {
         match m {
             Message::Request { request, .. } => request.method().to_string(),
-            Message::Notification(n) => n.method().to_string(),
+            Message::Notification { notification, .. } => {
+                notification.method().to_string()
+            }
             _ => String::new(),
         }
     }
     if from_client {
         let m = m::methods::decode_from_client(bytes, unknown)?;
-        Ok((method_of(&m), j::encode(&m).unwrap()))
+        Ok((method_of(&m), serde_json::to_value(&m).unwrap()))
     } else {
         let m = m::methods::decode_from_server(bytes, unknown)?;
-        Ok((method_of(&m), j::encode(&m).unwrap()))
+        Ok((method_of(&m), serde_json::to_value(&m).unwrap()))
     }
 }
 
@@ -572,25 +574,15 @@ pub fn decode_result(
     raw: serde_json::Value,
 ) -> Result<serde_json::Value, String> {
     let method: m::methods::Method = method.parse().map_err(|e| format!("{e}"))?;
+    let raw = mcp_spec_types::rt::jsonrpc::RawResult::from_value(&raw)
+        .map_err(|e| e.to_string())?;
     if by_server {
-        let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
-        let via_text = m::methods::ServerResult::decode_text(method, &text)
-            .map_err(|e| e.to_string());
-        let r = m::methods::ServerResult::decode(method, raw).map_err(|e| e.to_string());
-        if r != via_text {
-            return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
-        }
-        let r = r?;
+        let r = m::methods::ServerResult::decode(method, &raw)
+            .map_err(|e| e.to_string())?;
         same_encoding(server_result_value(&r), &r)
     } else {
-        let text = serde_json::value::to_raw_value(&raw).map_err(|e| e.to_string())?;
-        let via_text = m::methods::ClientResult::decode_text(method, &text)
-            .map_err(|e| e.to_string());
-        let r = m::methods::ClientResult::decode(method, raw).map_err(|e| e.to_string());
-        if r != via_text {
-            return Err(format!("decode and decode_text differ: {r:?} / {via_text:?}"));
-        }
-        let r = r?;
+        let r = m::methods::ClientResult::decode(method, &raw)
+            .map_err(|e| e.to_string())?;
         same_encoding(client_result_value(&r), &r)
     }
 }

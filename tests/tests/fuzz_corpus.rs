@@ -5,7 +5,7 @@
 //! rejected and kept). Decoding never panics; what decodes round-trips exactly.
 //! `fuzz/` runs the same harness under libFuzzer on a nightly toolchain.
 
-use mcp_tests::fuzz::{Rng, decode_message, mutate};
+use mcp_tests::fuzz::{Rng, Tally, mutate, run};
 
 fn seeds() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
@@ -49,17 +49,26 @@ fn seeded_corpus_through_the_fuzz_harness() {
     let seeds = seeds();
     assert!(seeds.len() >= 30, "{} seeds", seeds.len());
     let mut rng = Rng::new(0x5EED);
-    let mut runs = 0;
+    let mut tally = Tally::default();
     for seed in &seeds {
-        decode_message(seed);
-        runs += 1;
+        run(&mut tally, seed);
         for mutant in mutate(seed, 300, &mut rng) {
-            decode_message(&mutant);
-            runs += 1;
+            run(&mut tally, &mutant);
         }
     }
     println!(
-        "{} seeds, {runs} inputs through the fuzz harness, no panic, every decoded message round-trips",
-        seeds.len()
+        "{} seeds, {} inputs, {} runs, {} comparisons, {} accepted, refused by code {:?}, {} disagreements",
+        seeds.len(),
+        tally.inputs,
+        tally.runs,
+        tally.comparisons,
+        tally.accepted,
+        tally.refused,
+        tally.disagreements.len()
+    );
+    assert!(
+        tally.disagreements.is_empty(),
+        "entry points disagree:\n{}",
+        tally.disagreements.join("\n")
     );
 }

@@ -50,11 +50,7 @@ impl ServerHandler for Server {
                     .peer
                     .create_message(&typed(json!({"messages": [], "maxTokens": 5})))
                     .await
-                    .map_err(|e| ErrorObject {
-                        code: -32603,
-                        message: e.to_string(),
-                        data: None,
-                    })?;
+                    .map_err(|e| ErrorObject::new(-32603, e.to_string()))?;
                 let v::CreateMessageResultContent::TextContent(text) = answer.content else {
                     panic!("text expected");
                 };
@@ -62,11 +58,7 @@ impl ServerHandler for Server {
                     json!({"content": [{"type": "text", "text": text.text}]}),
                 ))
             }
-            other => Err(ErrorObject {
-                code: -32602,
-                message: format!("no tool {other}"),
-                data: None,
-            }),
+            other => Err(ErrorObject::new(-32602, format!("no tool {other}"))),
         }
     }
 
@@ -348,11 +340,7 @@ async fn the_policy_decides_before_the_handler() {
             _meta: Option<&serde_json::Map<String, Value>>,
         ) -> Result<(), ErrorObject> {
             if method == "tools/call" {
-                Err(ErrorObject {
-                    code: -32600,
-                    message: "not initialized".into(),
-                    data: None,
-                })
+                Err(ErrorObject::new(-32600, "not initialized"))
             } else {
                 Ok(())
             }

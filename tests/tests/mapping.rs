@@ -53,7 +53,7 @@ mod consts_are_enforced {
     fn missing_jsonrpc() {
         let mut v = call();
         v.as_object_mut().unwrap().remove("jsonrpc");
-        rejects::<m::CallToolRequest>(v, "", "missing field `jsonrpc`");
+        rejects::<m::CallToolRequest>(v, "jsonrpc", "missing field `jsonrpc`");
     }
 
     #[test]
@@ -357,7 +357,11 @@ mod untagged_unions {
         assert!(matches!(exact::<R>(done), R::CallToolResult(_)));
         // Absent means complete, so the arm is CallToolResult, whose schema in this
         // version requires `resultType`: the error comes from that arm.
-        let e = rejects::<R>(json!({"content": []}), "", "missing field `resultType`");
+        let e = rejects::<R>(
+            json!({"content": []}),
+            "resultType",
+            "missing field `resultType`",
+        );
         assert!(e.contains("as CallToolResult"), "{e}");
     }
 }
@@ -383,7 +387,7 @@ mod presence_and_nullability {
     fn required_nullable_absent_is_an_error() {
         let mut v = task();
         v.as_object_mut().unwrap().remove("ttl");
-        rejects::<m::Task>(v, "", "missing field `ttl`");
+        rejects::<m::Task>(v, "ttl", "missing field `ttl`");
     }
 
     #[test]
@@ -408,7 +412,7 @@ mod presence_and_nullability {
     fn missing_required_field_is_named() {
         rejects::<m::Tool>(
             json!({"inputSchema": {"type": "object"}}),
-            "",
+            "name",
             "missing field `name`",
         );
     }

@@ -252,7 +252,7 @@ fn envelope_errors() {
     let v = "2025-11-25";
     let cases = [
         ("{", -32700, None),
-        ("[1", -32700, None),
+        ("[1", -32700, Some("[0]")),
         ("42", -32600, None),
         (r#"{"id": 1, "method": "ping"}"#, -32600, None),
         (
@@ -264,12 +264,12 @@ fn envelope_errors() {
         (
             r#"{"jsonrpc": "2.0", "id": null, "method": "ping"}"#,
             -32600,
-            None,
+            Some("id"),
         ),
         (
             r#"{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}"#,
             -32600,
-            None,
+            Some("id"),
         ),
         (
             r#"{"jsonrpc": "2.0", "id": 1, "method": 5}"#,
@@ -329,7 +329,11 @@ fn invalid_params_carry_code_and_path() {
     let v = "2025-11-25";
     let missing = r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {}}"#;
     let e = decode_err(v, missing);
-    assert_eq!((e.code, e.path.as_deref()), (-32602, Some("params")), "{e}");
+    assert_eq!(
+        (e.code, e.path.as_deref()),
+        (-32602, Some("params.name")),
+        "{e}"
+    );
     assert!(e.message.contains("missing field `name`"), "{e}");
     assert_eq!(e.id, Some(mcp_spec_types::rt::jsonrpc::Id::Integer(3)));
 
@@ -354,7 +358,8 @@ fn invalid_params_carry_code_and_path() {
         "{e}"
     );
     assert_eq!(e.id, None);
-    let response = e.to_response();
+    let response: serde_json::Value = serde_json::from_str(&e.to_response()).unwrap();
+    assert_eq!(response["id"], serde_json::Value::Null);
     assert_eq!(response["error"]["code"], -32602);
     assert_eq!(response["error"]["data"]["path"], "params.progress");
 }
@@ -461,32 +466,33 @@ fn results_decode_by_method() {
 
 #[test]
 fn typed_result_decoding_and_mismatch() {
-    use mcp_spec_types::rt::jsonrpc::decode_result;
+    use mcp_spec_types::rt::jsonrpc::{RawResult, decode_result};
     use mcp_spec_types::v2026_07_28::{self as m, methods};
+    let raw = |v: &serde_json::Value| RawResult::from_value(v).unwrap();
     let done = json!({"resultType": "complete", "content": [{"type": "text", "text": "hi"}]});
-    let r = decode_result::<methods::CallTool>(done).unwrap();
+    let r = decode_result::<methods::CallTool>(&raw(&done)).unwrap();
     assert!(matches!(
         r,
         m::CallToolResultResponseResult::CallToolResult(_)
     ));
     let more = json!({"resultType": "input_required", "requestState": "s"});
-    let r = decode_result::<methods::CallTool>(more).unwrap();
+    let r = decode_result::<methods::CallTool>(&raw(&more)).unwrap();
     assert!(matches!(
         r,
         m::CallToolResultResponseResult::InputRequiredResult(_)
     ));
     let wrong = json!({"resultType": "complete", "tools": []});
-    let e = decode_result::<methods::CallTool>(wrong.clone()).unwrap_err();
-    assert_eq!(e.raw, wrong);
+    let e = decode_result::<methods::CallTool>(&raw(&wrong)).unwrap_err();
+    assert_eq!(e.raw.to_value(), wrong);
     assert_eq!(e.method, "tools/call");
     assert!(e.to_string().contains("missing field `content`"), "{e}");
     let tools = json!({"resultType": "complete", "tools": [], "cacheScope": "private", "ttlMs": 0});
-    let by_value = methods::ServerResult::decode(methods::Method::ListTools, tools);
+    let by_value = methods::ServerResult::decode(methods::Method::ListTools, &raw(&tools));
     assert!(
         matches!(by_value, Ok(methods::ServerResult::ListTools(_))),
         "{by_value:?}"
     );
-    let e = methods::ServerResult::decode(methods::Method::ListRoots, json!({"roots": []}))
+    let e = methods::ServerResult::decode(methods::Method::ListRoots, &raw(&json!({"roots": []})))
         .unwrap_err();
     assert!(e.to_string().contains("not a request answered"), "{e}");
 }

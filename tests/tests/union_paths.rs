@@ -93,7 +93,7 @@ fn bad_blocks() -> Vec<(Block, &'static str, &'static str)> {
         ),
         (
             vec![("type", json!("text"))],
-            "content[0]",
+            "content[0].text",
             "ContentBlock (as TextContent): missing field `text`",
         ),
         (
@@ -193,18 +193,27 @@ fn a_property_given_twice_is_an_error_in_either_order() {
             "x",
         ),
     ] {
-        let want = format!("duplicate field `{name}`");
+        // The JSON layer refuses it, whatever the type, naming the member.
         let e = path::from_str::<v::CallToolResult>(text).expect_err(text);
-        assert!(e.to_string().contains(&want), "{text}: {e}");
-        assert_eq!(e.path(), "content[0]", "{text}: {e}");
+        assert!(
+            e.to_string()
+                .contains(&format!("duplicate member `{name}`")),
+            "{text}: {e}"
+        );
+        assert_eq!(e.path(), format!("content[0].{name}"), "{text}: {e}");
+        assert!(e.is_syntax(), "{text}: {e}");
+        // The typed decoders refuse it too, for users of plain serde_json.
+        let want = format!("duplicate field `{name}`");
         let e = serde_json::from_str::<v::CallToolResult>(text).expect_err(text);
         assert!(e.to_string().contains(&want), "{text}: {e}");
     }
     // Outside a union too.
     let text = r#"{"content":[],"x":1,"x":2}"#;
     let e = path::from_str::<v::CallToolResult>(text).expect_err(text);
+    assert!(e.to_string().contains("duplicate member `x`"), "{e}");
+    assert_eq!(e.path(), "x", "{e}");
+    let e = serde_json::from_str::<v::CallToolResult>(text).expect_err(text);
     assert!(e.to_string().contains("duplicate field `x`"), "{e}");
-    assert_eq!(e.path(), "", "{e}");
 }
 
 /// The allocation-free choice for scalars agrees with the full rules, for every union of
@@ -348,11 +357,11 @@ where
     M: mcp_spec_types::rt::method::Request,
     M::Result: mcp_spec_types::rt::union::Arms + PartialEq + std::fmt::Debug,
 {
-    use mcp_spec_types::rt::jsonrpc::{decode_result_text, decode_union_result_text};
+    use mcp_spec_types::rt::jsonrpc::{decode_result_checked, decode_union_result_checked};
     let mut one_pass = 0;
     for text in cases {
-        let quick = decode_union_result_text::<M>(text);
-        let usual = decode_result_text::<M>(text);
+        let quick = decode_union_result_checked::<M>(text);
+        let usual = decode_result_checked::<M>(text);
         match (&quick, &usual) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
@@ -415,7 +424,7 @@ fn a_result_union_takes_its_usual_arm_in_one_pass_as_the_rules_would() {
     assert_eq!(one_pass_agrees::<w::methods::CallTool>(&cases), 2);
 
     // A property given twice is refused, as the usual way refuses it.
-    let e = mcp_spec_types::rt::jsonrpc::decode_union_result_text::<v::methods::CallTool>(
+    let e = mcp_spec_types::rt::jsonrpc::decode_union_result_checked::<v::methods::CallTool>(
         r#"{"content":[],"x":1,"x":2}"#,
     )
     .unwrap_err();

@@ -135,11 +135,8 @@ fn elicit_result(params: &Value) -> Value {
 
 /// A typed answer from JSON, or the internal error that says why it does not fit.
 fn answer<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
-    serde_json::from_value(v).map_err(|e| ErrorObject {
-        code: -32603,
-        message: format!("the client built an invalid answer: {e}"),
-        data: None,
-    })
+    serde_json::from_value(v)
+        .map_err(|e| ErrorObject::new(-32603, format!("the client built an invalid answer: {e}")))
 }
 
 macro_rules! initialize_era {
@@ -372,6 +369,7 @@ async fn negotiate(link: &Arc<Link>, era: &str, offer: &str) -> Result<ProtocolV
         let discover = raw.request_raw("server/discover", Some(json!({"_meta": envelope()})));
         match tokio::time::timeout(Duration::from_secs(5), discover).await {
             Ok(Ok(result)) => {
+                let result = result.to_value();
                 let offered: Vec<&str> = result["supportedVersions"]
                     .as_array()
                     .map(|a| a.iter().filter_map(Value::as_str).collect())

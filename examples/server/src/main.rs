@@ -29,19 +29,11 @@ fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorObject> {
 }
 
 fn internal(message: impl Into<String>) -> ErrorObject {
-    ErrorObject {
-        code: -32603,
-        message: message.into(),
-        data: None,
-    }
+    ErrorObject::new(-32603, message.into())
 }
 
 fn invalid_params(message: String) -> ErrorObject {
-    ErrorObject {
-        code: -32602,
-        message,
-        data: None,
-    }
+    ErrorObject::new(-32602, message)
 }
 
 fn server_info() -> Value {
@@ -334,10 +326,12 @@ mod era_2026_07_28 {
                 .unwrap_or("");
             ProtocolVersion::check_request(requested, &[ProtocolVersion::V2026_07_28])
                 .map(|_| ())
-                .map_err(|_| ErrorObject {
-                    code: -32022,
-                    message: format!("unsupported protocol version `{requested}`"),
-                    data: Some(json!({"supported": ["2026-07-28"], "requested": requested})),
+                .map_err(|_| {
+                    ErrorObject::new(
+                        -32022,
+                        format!("unsupported protocol version `{requested}`"),
+                    )
+                    .with_data(json!({"supported": ["2026-07-28"], "requested": requested}))
                 })
         }
     }

@@ -282,9 +282,9 @@ pub enum ClientRequest {
 
 impl crate::rt::jsonrpc::MethodSet for ClientRequest {
     const NAME: &'static str = "ClientRequest";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -346,178 +346,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "completion/complete" => {
-                *out = Some(
-                    place(
-                        Self::Complete(
-                            <super::CompleteRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "prompts/get" => {
-                *out = Some(
-                    place(
-                        Self::GetPrompt(
-                            <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "prompts/list" => {
-                *out = Some(
-                    place(
-                        Self::ListPrompts(
-                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "resources/list" => {
-                *out = Some(
-                    place(
-                        Self::ListResources(
-                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "resources/read" => {
-                *out = Some(
-                    place(
-                        Self::ReadResource(
-                            <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "resources/templates/list" => {
-                *out = Some(
-                    place(
-                        Self::ListResourceTemplates(
-                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "server/discover" => {
-                *out = Some(
-                    place(
-                        Self::Discover(
-                            <super::RequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "subscriptions/listen" => {
-                *out = Some(
-                    place(
-                        Self::SubscriptionsListen(
-                            <super::SubscriptionsListenRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "tools/call" => {
-                *out = Some(
-                    place(
-                        Self::CallTool(
-                            <super::CallToolRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "tools/list" => {
-                *out = Some(
-                    place(
-                        Self::ListTools(
-                            <super::PaginatedRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "completion/complete" => {
-                        Self::Complete(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "prompts/get" => {
-                        Self::GetPrompt(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "prompts/list" => {
-                        Self::ListPrompts(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "resources/list" => {
-                        Self::ListResources(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "resources/read" => {
-                        Self::ReadResource(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "resources/templates/list" => {
-                        Self::ListResourceTemplates(
-                            crate::rt::jsonrpc::required_text(params)?,
-                        )
-                    }
-                    "server/discover" => {
-                        Self::Discover(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "subscriptions/listen" => {
-                        Self::SubscriptionsListen(
-                            crate::rt::jsonrpc::required_text(params)?,
-                        )
-                    }
-                    "tools/call" => {
-                        Self::CallTool(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "tools/list" => {
-                        Self::ListTools(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -539,26 +367,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { method, .. } => method,
         }
     }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Complete(p) => crate::rt::jsonrpc::to_params(p),
-            Self::GetPrompt(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListPrompts(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListResources(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ReadResource(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListResourceTemplates(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Discover(p) => crate::rt::jsonrpc::to_params(p),
-            Self::SubscriptionsListen(p) => crate::rt::jsonrpc::to_params(p),
-            Self::CallTool(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListTools(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Other { params, .. } => Ok(params.clone()),
-        }
-    }
 }
 
 /// The JSON-RPC requests a server sends: what a client decodes.
@@ -576,9 +384,9 @@ pub enum ServerRequest {
 
 impl crate::rt::jsonrpc::MethodSet for ServerRequest {
     const NAME: &'static str = "ServerRequest";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -595,16 +403,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        let _ = (method, params);
-        Ok(None)
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -614,16 +412,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
     fn method(&self) -> &str {
         match self {
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -645,9 +433,9 @@ pub enum ClientNotification {
 
 impl crate::rt::jsonrpc::MethodSet for ClientNotification {
     const NAME: &'static str = "ClientNotification";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -673,48 +461,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "notifications/cancelled" => {
-                *out = Some(
-                    place(
-                        Self::Cancelled(
-                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "notifications/cancelled" => {
-                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -725,17 +471,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
         match self {
             Self::Cancelled { .. } => "notifications/cancelled",
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -771,9 +506,9 @@ pub enum ServerNotification {
 
 impl crate::rt::jsonrpc::MethodSet for ServerNotification {
     const NAME: &'static str = "ServerNotification";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -832,158 +567,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "notifications/cancelled" => {
-                *out = Some(
-                    place(
-                        Self::Cancelled(
-                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/message" => {
-                *out = Some(
-                    place(
-                        Self::LoggingMessage(
-                            <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/progress" => {
-                *out = Some(
-                    place(
-                        Self::Progress(
-                            <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/prompts/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::PromptListChanged(
-                            Some(
-                                <super::NotificationParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "notifications/resources/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::ResourceListChanged(
-                            Some(
-                                <super::NotificationParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "notifications/resources/updated" => {
-                *out = Some(
-                    place(
-                        Self::ResourceUpdated(
-                            <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/subscriptions/acknowledged" => {
-                *out = Some(
-                    place(
-                        Self::SubscriptionsAcknowledged(
-                            <super::SubscriptionsAcknowledgedNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/tools/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::ToolListChanged(
-                            Some(
-                                <super::NotificationParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "notifications/cancelled" => {
-                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/message" => {
-                        Self::LoggingMessage(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/progress" => {
-                        Self::Progress(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/prompts/list_changed" => {
-                        Self::PromptListChanged(
-                            crate::rt::jsonrpc::optional_text(params)?,
-                        )
-                    }
-                    "notifications/resources/list_changed" => {
-                        Self::ResourceListChanged(
-                            crate::rt::jsonrpc::optional_text(params)?,
-                        )
-                    }
-                    "notifications/resources/updated" => {
-                        Self::ResourceUpdated(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/subscriptions/acknowledged" => {
-                        Self::SubscriptionsAcknowledged(
-                            crate::rt::jsonrpc::required_text(params)?,
-                        )
-                    }
-                    "notifications/tools/list_changed" => {
-                        Self::ToolListChanged(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -1003,39 +586,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             }
             Self::ToolListChanged { .. } => "notifications/tools/list_changed",
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
-            Self::LoggingMessage(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Progress(p) => crate::rt::jsonrpc::to_params(p),
-            Self::PromptListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ResourceListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ResourceUpdated(p) => crate::rt::jsonrpc::to_params(p),
-            Self::SubscriptionsAcknowledged(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ToolListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -1068,107 +618,60 @@ pub enum ServerResult {
 impl ServerResult {
     /// Decodes the `result` of a response to a request of `method`; a method
     /// this side does not answer, or a result that does not fit, is an error
-    /// that keeps the raw value.
+    /// that keeps the raw result.
     pub fn decode(
         method: Method,
-        raw: serde_json::Value,
+        raw: &crate::rt::jsonrpc::RawResult,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        match method {
-            Method::Complete => {
-                crate::rt::jsonrpc::decode_result::<Complete>(raw).map(Self::Complete)
-            }
-            Method::GetPrompt => {
-                crate::rt::jsonrpc::decode_result::<GetPrompt>(raw).map(Self::GetPrompt)
-            }
-            Method::ListPrompts => {
-                crate::rt::jsonrpc::decode_result::<ListPrompts>(raw)
-                    .map(Self::ListPrompts)
-            }
-            Method::ListResources => {
-                crate::rt::jsonrpc::decode_result::<ListResources>(raw)
-                    .map(Self::ListResources)
-            }
-            Method::ReadResource => {
-                crate::rt::jsonrpc::decode_result::<ReadResource>(raw)
-                    .map(Self::ReadResource)
-            }
-            Method::ListResourceTemplates => {
-                crate::rt::jsonrpc::decode_result::<ListResourceTemplates>(raw)
-                    .map(Self::ListResourceTemplates)
-            }
-            Method::Discover => {
-                crate::rt::jsonrpc::decode_result::<Discover>(raw).map(Self::Discover)
-            }
-            Method::SubscriptionsListen => {
-                crate::rt::jsonrpc::decode_result::<SubscriptionsListen>(raw)
-                    .map(Self::SubscriptionsListen)
-            }
-            Method::CallTool => {
-                crate::rt::jsonrpc::decode_result::<CallTool>(raw).map(Self::CallTool)
-            }
-            Method::ListTools => {
-                crate::rt::jsonrpc::decode_result::<ListTools>(raw).map(Self::ListTools)
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ServerResult"),
-                    ),
-                    raw,
-                })
-            }
-        }
+        <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
     }
-    /// Decodes the `result` of a response to a request of `method` straight
-    /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
-    /// [`decode`](Self::decode) does from a value.
-    pub fn decode_text(
+}
+
+impl crate::rt::jsonrpc::ResultSet for ServerResult {
+    type Method = Method;
+    fn decode_checked(
         method: Method,
-        raw: &serde_json::value::RawValue,
+        raw: &str,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Complete => {
-                crate::rt::jsonrpc::decode_result_text::<Complete>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<Complete>(raw)
                     .map(Self::Complete)
             }
             Method::GetPrompt => {
-                crate::rt::jsonrpc::decode_union_result_text::<GetPrompt>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_checked::<GetPrompt>(raw)
                     .map(Self::GetPrompt)
             }
             Method::ListPrompts => {
-                crate::rt::jsonrpc::decode_result_text::<ListPrompts>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListPrompts>(raw)
                     .map(Self::ListPrompts)
             }
             Method::ListResources => {
-                crate::rt::jsonrpc::decode_result_text::<ListResources>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListResources>(raw)
                     .map(Self::ListResources)
             }
             Method::ReadResource => {
-                crate::rt::jsonrpc::decode_union_result_text::<ReadResource>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_checked::<ReadResource>(raw)
                     .map(Self::ReadResource)
             }
             Method::ListResourceTemplates => {
-                crate::rt::jsonrpc::decode_result_text::<
-                    ListResourceTemplates,
-                >(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListResourceTemplates>(raw)
                     .map(Self::ListResourceTemplates)
             }
             Method::Discover => {
-                crate::rt::jsonrpc::decode_result_text::<Discover>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<Discover>(raw)
                     .map(Self::Discover)
             }
             Method::SubscriptionsListen => {
-                crate::rt::jsonrpc::decode_result_text::<SubscriptionsListen>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<SubscriptionsListen>(raw)
                     .map(Self::SubscriptionsListen)
             }
             Method::CallTool => {
-                crate::rt::jsonrpc::decode_union_result_text::<CallTool>(raw.get())
+                crate::rt::jsonrpc::decode_union_result_checked::<CallTool>(raw)
                     .map(Self::CallTool)
             }
             Method::ListTools => {
-                crate::rt::jsonrpc::decode_result_text::<ListTools>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListTools>(raw)
                     .map(Self::ListTools)
             }
             #[allow(unreachable_patterns)]
@@ -1178,116 +681,10 @@ impl ServerResult {
                     error: crate::rt::path::DecodeError::custom(
                         concat!("not a request answered in a ", "ServerResult"),
                     ),
-                    raw: serde_json::from_str(raw.get())
-                        .unwrap_or(serde_json::Value::Null),
+                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
                 })
             }
         }
-    }
-}
-
-impl crate::rt::jsonrpc::ResultSet for ServerResult {
-    type Method = Method;
-    fn decode_text(
-        method: Method,
-        raw: &serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        Self::decode_text(method, raw)
-    }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
-        method: Method,
-        result: D,
-        out: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            Method::Complete => {
-                *out = Some(
-                    Self::Complete(
-                        <<Complete as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::GetPrompt => {
-                *out = crate::rt::union::usual_arm_in::<
-                    <GetPrompt as crate::rt::method::Request>::Result,
-                    D,
-                >(result)?
-                    .map(Self::GetPrompt);
-            }
-            Method::ListPrompts => {
-                *out = Some(
-                    Self::ListPrompts(
-                        <<ListPrompts as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ListResources => {
-                *out = Some(
-                    Self::ListResources(
-                        <<ListResources as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ReadResource => {
-                *out = crate::rt::union::usual_arm_in::<
-                    <ReadResource as crate::rt::method::Request>::Result,
-                    D,
-                >(result)?
-                    .map(Self::ReadResource);
-            }
-            Method::ListResourceTemplates => {
-                *out = Some(
-                    Self::ListResourceTemplates(
-                        <<ListResourceTemplates as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::Discover => {
-                *out = Some(
-                    Self::Discover(
-                        <<Discover as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::SubscriptionsListen => {
-                *out = Some(
-                    Self::SubscriptionsListen(
-                        <<SubscriptionsListen as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::CallTool => {
-                *out = crate::rt::union::usual_arm_in::<
-                    <CallTool as crate::rt::method::Request>::Result,
-                    D,
-                >(result)?
-                    .map(Self::CallTool);
-            }
-            Method::ListTools => {
-                *out = Some(
-                    Self::ListTools(
-                        <<ListTools as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            #[allow(unreachable_patterns)]
-            _ => {}
-        }
-        Ok(())
     }
 }
 
@@ -1326,114 +723,45 @@ pub enum ClientResult {
 impl ClientResult {
     /// Decodes the `result` of a response to a request of `method`; a method
     /// this side does not answer, or a result that does not fit, is an error
-    /// that keeps the raw value.
+    /// that keeps the raw result.
     pub fn decode(
         method: Method,
-        raw: serde_json::Value,
+        raw: &crate::rt::jsonrpc::RawResult,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        match method {
-            Method::Elicit => {
-                crate::rt::jsonrpc::decode_result::<Elicit>(raw).map(Self::Elicit)
-            }
-            Method::ListRoots => {
-                crate::rt::jsonrpc::decode_result::<ListRoots>(raw).map(Self::ListRoots)
-            }
-            Method::CreateMessage => {
-                crate::rt::jsonrpc::decode_result::<CreateMessage>(raw)
-                    .map(Self::CreateMessage)
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ClientResult"),
-                    ),
-                    raw,
-                })
-            }
-        }
-    }
-    /// Decodes the `result` of a response to a request of `method` straight
-    /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
-    /// [`decode`](Self::decode) does from a value.
-    pub fn decode_text(
-        method: Method,
-        raw: &serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        match method {
-            Method::Elicit => {
-                crate::rt::jsonrpc::decode_result_text::<Elicit>(raw.get())
-                    .map(Self::Elicit)
-            }
-            Method::ListRoots => {
-                crate::rt::jsonrpc::decode_result_text::<ListRoots>(raw.get())
-                    .map(Self::ListRoots)
-            }
-            Method::CreateMessage => {
-                crate::rt::jsonrpc::decode_result_text::<CreateMessage>(raw.get())
-                    .map(Self::CreateMessage)
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ClientResult"),
-                    ),
-                    raw: serde_json::from_str(raw.get())
-                        .unwrap_or(serde_json::Value::Null),
-                })
-            }
-        }
+        <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
     }
 }
 
 impl crate::rt::jsonrpc::ResultSet for ClientResult {
     type Method = Method;
-    fn decode_text(
+    fn decode_checked(
         method: Method,
-        raw: &serde_json::value::RawValue,
+        raw: &str,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        Self::decode_text(method, raw)
-    }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
-        method: Method,
-        result: D,
-        out: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<(), D::Error> {
         match method {
             Method::Elicit => {
-                *out = Some(
-                    Self::Elicit(
-                        <<Elicit as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<Elicit>(raw)
+                    .map(Self::Elicit)
             }
             Method::ListRoots => {
-                *out = Some(
-                    Self::ListRoots(
-                        <<ListRoots as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<ListRoots>(raw)
+                    .map(Self::ListRoots)
             }
             Method::CreateMessage => {
-                *out = Some(
-                    Self::CreateMessage(
-                        <<CreateMessage as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<CreateMessage>(raw)
+                    .map(Self::CreateMessage)
             }
             #[allow(unreachable_patterns)]
-            _ => {}
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ClientResult"),
+                    ),
+                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
+                })
+            }
         }
-        Ok(())
     }
 }
 

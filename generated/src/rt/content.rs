@@ -66,28 +66,6 @@ impl Content<'_> {
     }
 }
 
-impl<'a> Content<'a> {
-    /// A `Value` as a `Content` borrowing its strings and property names, so that a
-    /// `Value` is decoded by the decoders compiled for a buffered value rather than by
-    /// decoders of its own.
-    pub(crate) fn of(value: &'a serde_json::Value) -> Content<'a> {
-        use serde_json::Value;
-        match value {
-            Value::Null => Content::Null,
-            Value::Bool(b) => Content::Bool(*b),
-            Value::Number(n) => Content::Number(n.clone()),
-            Value::String(s) => Content::Str(s),
-            Value::Array(items) => Content::Seq(items.iter().map(Content::of).collect()),
-            Value::Object(members) => Content::Map(
-                members
-                    .iter()
-                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Content::of(v)))
-                    .collect(),
-            ),
-        }
-    }
-}
-
 impl View for Content<'_> {
     fn kind(&self) -> Json {
         match self {

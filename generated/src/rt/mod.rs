@@ -15,6 +15,7 @@ macro_rules! forward_visit {
 }
 
 mod content;
+pub mod json;
 pub mod jsonrpc;
 pub mod method;
 pub mod path;

@@ -18,6 +18,10 @@ use super::content::Content;
 pub struct DecodeError {
     path: String,
     inner: serde_json::Error,
+    /// Whether the JSON layer refused the text.
+    json: bool,
+    /// Where the JSON layer found the fault (line, column).
+    at: Option<(usize, usize)>,
 }
 
 impl DecodeError {
@@ -32,13 +36,39 @@ impl DecodeError {
         &self.inner
     }
 
+    /// The line (from 1) of the fault in the text; 0 where there is no text (a value).
+    pub fn line(&self) -> usize {
+        self.at.map_or(self.inner.line(), |(line, _)| line)
+    }
+
+    /// The column (from 1) of the fault in its line; 0 where there is no text.
+    pub fn column(&self) -> usize {
+        self.at.map_or(self.inner.column(), |(_, column)| column)
+    }
+
     /// Whether the input was not JSON at all, or was cut short (as opposed to JSON that
     /// does not fit the type).
     pub fn is_syntax(&self) -> bool {
-        matches!(
-            self.inner.classify(),
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
-        )
+        self.json
+            || matches!(
+                self.inner.classify(),
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+            )
+    }
+
+    /// The JSON layer's error.
+    pub(crate) fn json(e: super::json::JsonError) -> Self {
+        DecodeError {
+            path: e.path().to_string(),
+            inner: <serde_json::Error as de::Error>::custom(format_args!(
+                "{} at line {} column {}",
+                e.what(),
+                e.line(),
+                e.column()
+            )),
+            json: true,
+            at: Some((e.line(), e.column())),
+        }
     }
 }
 
@@ -53,6 +83,8 @@ impl DecodeError {
         DecodeError {
             inner: <serde_json::Error as de::Error>::custom(strip_position(&text)),
             path: self.path,
+            json: self.json,
+            at: self.at,
         }
     }
 
@@ -61,6 +93,8 @@ impl DecodeError {
         DecodeError {
             path: String::new(),
             inner: <serde_json::Error as de::Error>::custom(message),
+            json: false,
+            at: None,
         }
     }
 }
@@ -78,6 +112,20 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.inner)
+    }
+}
+
+/// The path of a "missing field" error, the field named: where the error is seen (the
+/// object) and the field's own name (`content[0]` and `text` make `content[0].text`).
+fn missing_field_path(path: String, inner: &serde_json::Error) -> String {
+    let text = inner.to_string();
+    let name = strip_position(&text)
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'));
+    match name {
+        Some(name) if path.is_empty() => name.to_string(),
+        Some(name) => format!("{path}.{name}"),
+        None => path,
     }
 }
 
@@ -102,13 +150,22 @@ pub(crate) fn strip_position(text: &str) -> &str {
 
 /// Decodes `T` from JSON text, reporting the path of any error.
 ///
-/// The text is decoded without tracking first; only when that fails is the document read
-/// again, whole, and decoded from what was read, tracking the path, to say where. The
-/// error reported is the first attempt's, with its line and column, and the path the
-/// second found. One case has no path: a wrong value followed by broken JSON further on
-/// (`{"content":[{"type":"text","text":5},`), where the second reading stops at the
-/// syntax error before anything is decoded; the line and column still say where.
+/// The text is checked by the JSON layer first ([the `json` module](super::json): syntax, UTF-8, lone
+/// surrogates, numbers, repeated member names, nesting), as every message is, so that
+/// the same text gives the same outcome here as inside a message; then decoded.
+///
+/// The decoding is untracked first; only when that fails is the document read again,
+/// whole, and decoded from what was read, tracking the path, to say where. The error
+/// reported is the first attempt's, with the path the second found; a missing property
+/// names the property itself (`content[0].text`).
 pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeError> {
+    super::json::check(text).map_err(DecodeError::json)?;
+    from_checked(text)
+}
+
+/// [`from_str`] of text the JSON layer has checked already (a part of a message).
+#[doc(hidden)]
+pub fn from_checked<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeError> {
     match serde_json::from_str(text) {
         Ok(value) => Ok(value),
         Err(first) => Err(retry::<T, _>(
@@ -118,21 +175,11 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeErr
     }
 }
 
-/// Decodes `T` from JSON bytes, reporting the path of any error.
-///
-/// Untracked first, as [`from_str`].
+/// Decodes `T` from JSON bytes, reporting the path of any error: as [`from_str`], bytes
+/// that are not UTF-8 being a fault of the JSON layer.
 pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, DecodeError> {
-    // UTF-8 checked once up front is cheaper than serde_json checking every string.
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return from_str(text);
-    }
-    match serde_json::from_slice(bytes) {
-        Ok(value) => Ok(value),
-        Err(first) => Err(retry::<T, _>(
-            serde_json::Deserializer::from_slice(bytes),
-            first,
-        )),
-    }
+    let (text, _) = super::json::check_bytes(bytes).map_err(DecodeError::json)?;
+    from_checked(text)
 }
 
 /// The error of a document that failed to decode as `T` untracked (`first`), with the
@@ -153,11 +200,15 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
     let first_error = |first| DecodeError {
         path: String::new(),
         inner: first,
+        json: false,
+        at: None,
     };
     let content = decode_seed(super::content::ContentSeed, &mut de).and_then(|content| {
         de.end().map_err(|inner| DecodeError {
             path: String::new(),
             inner,
+            json: false,
+            at: None,
         })?;
         Ok(content)
     });
@@ -182,6 +233,8 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
             DecodeError {
                 path: second.path,
                 inner: if same { first } else { second.inner },
+                json: false,
+                at: None,
             }
         }
         // Not expected: the two ways decode alike. The first attempt's error stands.
@@ -189,34 +242,19 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
     }
 }
 
-/// Decodes `T` from a `serde_json::Value`, reporting the path of any error.
-///
-/// As [`from_value_ref`]: its strings are copied, not moved.
+/// Decodes `T` from a `serde_json::Value`, reporting the path of any error: the value's
+/// text, by [`from_str`], so that a value decodes as its text does.
 pub fn from_value<T: de::DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
     from_value_ref(&value)
 }
 
-/// Decodes `T` from a borrowed `serde_json::Value`, untracked first (no copy of the
-/// value), tracking the path only when that fails.
-///
-/// The value is read as the buffer a union reads a value into, borrowing its strings,
-/// through the decoders compiled for that buffer, rather than through `Value`'s own
-/// deserializer, which would compile every type's decoder twice more (tracked and not).
+/// [`from_value`] of a borrowed value.
 pub fn from_value_ref<T: de::DeserializeOwned>(
     value: &serde_json::Value,
 ) -> Result<T, DecodeError> {
-    let marker = std::marker::PhantomData::<T>;
-    match from_seed_untracked(marker, Content::of(value)) {
-        Ok(decoded) => Ok(decoded),
-        Err(first) => match decode_seed(marker, Content::of(value)) {
-            Err(e) => Err(e),
-            // Not expected: the two ways decode alike. The first attempt's error stands.
-            Ok(_) => Err(DecodeError {
-                path: String::new(),
-                inner: first,
-            }),
-        },
-    }
+    let text = value.to_string();
+    // Positions would point into a text nobody wrote.
+    from_str(&text).map_err(DecodeError::without_position)
 }
 
 /// Decodes with `seed` from a value a union read whole, reporting the path of any error.
@@ -292,9 +330,14 @@ where
         at: &root,
         track: &track,
     });
-    result.map_err(|inner| DecodeError {
-        path: track.path.into_inner().unwrap_or_default(),
-        inner,
+    result.map_err(|inner| {
+        let path = track.path.into_inner().unwrap_or_default();
+        DecodeError {
+            path: missing_field_path(path, &inner),
+            inner,
+            json: false,
+            at: None,
+        }
     })
 }
 

@@ -19,11 +19,14 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::jsonrpc::{ErrorObject, Id, ProtocolError, ResultError, codes};
+use super::json;
+use super::jsonrpc::{
+    self, ErrorObject, Extra, Id, Kind, Message, MethodSet, Never, Options, ProtocolError,
+    RawResult, ResultError, Top, UnknownMethods, codes,
+};
 use super::method::{Notification, Request};
 
 /// A boxed, sendable future: what [`Transport`] methods return.
@@ -167,19 +170,17 @@ impl Peer {
         &self,
         method: &str,
         params: Option<Value>,
-    ) -> Result<Value, CallError> {
+    ) -> Result<RawResult, CallError> {
         let id = Id::Integer(self.next_id.fetch_add(1, Ordering::Relaxed));
-        let mut message = Map::new();
-        message.insert("jsonrpc".into(), "2.0".into());
-        message.insert(
-            "id".into(),
-            serde_json::to_value(&id).map_err(CallError::Encode)?,
-        );
-        message.insert("method".into(), method.into());
-        if let Some(p) = self.params_with_meta(params) {
-            message.insert("params".into(), p);
-        }
-        let text = Value::Object(message).to_string();
+        let params = self.params_with_meta(params);
+        let text = super::write::to_vec(&Call {
+            id: Some(&id),
+            method,
+            params: params.as_ref(),
+        })
+        .map_err(CallError::Encode)?;
+        let text = String::from_utf8(text)
+            .map_err(|e| CallError::Encode(<serde_json::Error as serde::ser::Error>::custom(e)))?;
         let answer = self
             .transport
             .request(id.clone(), text)
@@ -198,19 +199,21 @@ impl Peer {
             .transpose()
             .map_err(CallError::Encode)?;
         let raw = self.request_raw(M::METHOD, params).await?;
-        super::jsonrpc::decode_result::<M>(raw).map_err(CallError::Result)
+        jsonrpc::decode_result::<M>(&raw).map_err(CallError::Result)
     }
 
     /// Sends a notification by method name with raw params.
     pub async fn notify_raw(&self, method: &str, params: Option<Value>) -> Result<(), CallError> {
-        let mut message = Map::new();
-        message.insert("jsonrpc".into(), "2.0".into());
-        message.insert("method".into(), method.into());
-        if let Some(p) = params {
-            message.insert("params".into(), p);
-        }
+        let text = super::write::to_vec(&Call {
+            id: None,
+            method,
+            params: params.as_ref(),
+        })
+        .map_err(CallError::Encode)?;
+        let text = String::from_utf8(text)
+            .map_err(|e| CallError::Encode(<serde_json::Error as serde::ser::Error>::custom(e)))?;
         self.transport
-            .notify(Value::Object(message).to_string())
+            .notify(text)
             .await
             .map_err(CallError::Transport)
     }
@@ -228,32 +231,53 @@ impl Peer {
     }
 }
 
-/// The `result` of a response message, or the error it carries.
-fn response_result(id: &Id, answer: &str) -> Result<Value, CallError> {
-    let value: Value =
-        serde_json::from_str(answer).map_err(|e| CallError::InvalidResponse(format!("{e}")))?;
-    let Value::Object(mut map) = value else {
-        return Err(CallError::InvalidResponse("not a JSON object".into()));
-    };
-    match map.get("id") {
-        Some(got) if serde_json::to_value(id).ok().as_ref() == Some(got) => {}
-        Some(Value::Null) | None if map.contains_key("error") => {}
-        other => {
-            return Err(CallError::InvalidResponse(format!(
-                "answers id {}, expected {id}",
-                other
-                    .map(Value::to_string)
-                    .unwrap_or_else(|| "(none)".into())
-            )));
+/// A request or notification as a peer sends it: `jsonrpc`, `id`, `method`, `params`.
+struct Call<'a> {
+    id: Option<&'a Id>,
+    method: &'a str,
+    params: Option<&'a Value>,
+}
+
+impl Serialize for Call<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        if let Some(id) = self.id {
+            map.serialize_entry("id", id)?;
         }
+        map.serialize_entry("method", self.method)?;
+        if let Some(params) = self.params {
+            map.serialize_entry("params", params)?;
+        }
+        map.end()
     }
-    if let Some(error) = map.remove("error") {
-        let error: ErrorObject = serde_json::from_value(error)
-            .map_err(|e| CallError::InvalidResponse(format!("bad error object: {e}")))?;
-        return Err(CallError::Rejected(error));
+}
+
+/// The `result` of the response to request `id`, or the error it carries: read by the
+/// crate's one decoder, as any message.
+fn response_result(id: &Id, answer: &str) -> Result<RawResult, CallError> {
+    let invalid = |e: ProtocolError| CallError::InvalidResponse(e.message);
+    let (_, checked) =
+        json::check_bytes(answer.as_bytes()).map_err(|e| invalid(jsonrpc::parse_error(e)))?;
+    let options = Options::default();
+    let Top::One(noted) = jsonrpc::top(checked, options).map_err(invalid)? else {
+        return Err(CallError::InvalidResponse("a batch".into()));
+    };
+    let envelope = jsonrpc::envelope(noted).map_err(invalid)?;
+    match (envelope.kind, envelope.id) {
+        (Kind::Result(raw), Some(got)) if got == *id => Ok(RawResult::checked(raw)),
+        (Kind::Error(error), got) if got.is_none() || got.as_ref() == Some(id) => {
+            Err(CallError::Rejected(error))
+        }
+        (Kind::Call { .. }, _) => Err(CallError::InvalidResponse(
+            "a request or notification, not a response".into(),
+        )),
+        (_, got) => Err(CallError::InvalidResponse(format!(
+            "answers id {}, expected {id}",
+            got.map_or_else(|| "(none)".into(), |g| g.to_string())
+        ))),
     }
-    map.remove("result")
-        .ok_or_else(|| CallError::InvalidResponse("neither `result` nor `error`".into()))
 }
 
 /// What an incoming message is, read without decoding its payload.
@@ -266,24 +290,120 @@ pub enum Route {
     Response(Id),
 }
 
-/// Tells responses from everything else, reading only the envelope's keys.
+/// Tells responses from everything else: the JSON layer and the envelope of the crate's
+/// one decoder, the payload left undecoded.
 pub fn route(message: &[u8]) -> Route {
-    #[derive(Deserialize)]
-    struct Envelope {
-        id: Option<Id>,
-        method: Option<IgnoredAny>,
-        result: Option<IgnoredAny>,
-        error: Option<IgnoredAny>,
-    }
-    match serde_json::from_slice::<Envelope>(message) {
-        Ok(Envelope {
+    let Ok((_, json::Checked::Object(noted))) = json::check_bytes(message) else {
+        return Route::Incoming;
+    };
+    match jsonrpc::envelope(noted) {
+        Ok(jsonrpc::Envelope {
             id: Some(id),
-            method: None,
-            result,
-            error,
-        }) if result.is_some() || error.is_some() => Route::Response(id),
+            kind: Kind::Result(_) | Kind::Error(_),
+            ..
+        }) => Route::Response(id),
         _ => Route::Incoming,
     }
+}
+
+/// One incoming message, as the generated `serve_*_message` functions handle it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Serve<R, N> {
+    /// A request to answer.
+    Request {
+        /// Its id.
+        id: Id,
+        /// Its method and params.
+        request: R,
+        /// Its `params._meta`.
+        meta: Option<Map<String, Value>>,
+    },
+    /// A notification.
+    Notification {
+        /// Its method and params.
+        notification: N,
+        /// Its `params._meta`.
+        meta: Option<Map<String, Value>>,
+    },
+    /// The answer to a message that could not be decoded.
+    Answer(String),
+    /// Nothing to do: a response, or a notification that could not be decoded.
+    Ignore,
+}
+
+/// Decodes one incoming message (each element of a batch on its own) by the crate's one
+/// decoder, for the generated `serve_*_message`; and whether it was a batch.
+#[doc(hidden)]
+pub fn receive<R: MethodSet, N: MethodSet>(
+    message: &[u8],
+    batches: bool,
+) -> (Vec<Serve<R, N>>, bool) {
+    let options = Options {
+        unknown_methods: UnknownMethods::Reject,
+        batches,
+    };
+    let checked = match json::check_bytes(message) {
+        Ok((_, checked)) => checked,
+        Err(e) => return (vec![answer(jsonrpc::parse_error(e))], false),
+    };
+    match jsonrpc::top(checked, options) {
+        Err(e) => (vec![answer(e)], false),
+        Ok(Top::One(noted)) => (vec![serve_one(noted, options)], false),
+        Ok(Top::Batch(items)) => (
+            items
+                .into_iter()
+                .map(|item| match item {
+                    Ok(noted) => serve_one(noted, options),
+                    Err(e) => answer(e),
+                })
+                .collect(),
+            true,
+        ),
+    }
+}
+
+fn serve_one<R: MethodSet, N: MethodSet>(noted: json::Noted<'_>, options: Options) -> Serve<R, N> {
+    let envelope = match jsonrpc::envelope(noted) {
+        Ok(envelope) => envelope,
+        Err(e) => return answer(e),
+    };
+    // A response is not served: `route` sends it to its caller.
+    let decoded =
+        jsonrpc::finish::<R, N, Option<Message<R, N>>>(envelope, options, &mut |_, _, _| None);
+    let meta =
+        |meta: Option<&str>| meta.and_then(|m| serde_json::from_str::<Map<String, Value>>(m).ok());
+    match decoded {
+        Err(e) => answer(e),
+        Ok((Some(Message::Request { id, request, .. }), m)) => Serve::Request {
+            id,
+            request,
+            meta: meta(m),
+        },
+        Ok((Some(Message::Notification { notification, .. }), m)) => Serve::Notification {
+            notification,
+            meta: meta(m),
+        },
+        Ok(_) => Serve::Ignore,
+    }
+}
+
+fn answer<R, N>(e: ProtocolError) -> Serve<R, N> {
+    if e.notification {
+        Serve::Ignore
+    } else {
+        Serve::Answer(e.to_response())
+    }
+}
+
+/// The reply to what [`receive`] gave: the one answer, or a batch of the answers (none
+/// when nothing needs an answer).
+#[doc(hidden)]
+pub fn reply(mut answers: Vec<String>, batch: bool) -> Option<String> {
+    if !batch {
+        return answers.pop();
+    }
+    (!answers.is_empty()).then(|| format!("[{}]", answers.join(",")))
 }
 
 /// Where a handler is: the request's id, its `_meta`, and the peer to call back.
@@ -335,63 +455,31 @@ impl Policy for Open {}
 
 /// The error a handler's default body answers: -32601, naming the method.
 pub fn method_not_found(method: &str) -> ErrorObject {
-    ErrorObject {
-        code: codes::METHOD_NOT_FOUND,
-        message: format!("method not found: `{method}` is not handled here"),
-        data: None,
-    }
+    ErrorObject::new(
+        codes::METHOD_NOT_FOUND,
+        format!("method not found: `{method}` is not handled here"),
+    )
 }
 
-/// The `_meta` of a message's params, if it has one.
+/// The response to request `id`: its result, encoded straight from the typed value, or
+/// the error.
 #[doc(hidden)]
-pub fn params_meta(message: &Value) -> Option<Map<String, Value>> {
-    match message.get("params")?.get("_meta")? {
-        Value::Object(m) => Some(m.clone()),
-        _ => None,
-    }
-}
-
-/// Whether a message is a notification: a method and no id. Notifications are never
-/// answered, not even when they are malformed.
-#[doc(hidden)]
-pub fn is_notification(message: &Value) -> bool {
-    message.get("method").is_some() && message.get("id").is_none()
-}
-
-/// The parse-error response (-32700, id null).
-#[doc(hidden)]
-pub fn parse_error(error: &serde_json::Error) -> String {
-    serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": codes::PARSE_ERROR, "message": format!("parse error: {error}")},
-    })
-    .to_string()
-}
-
-/// The error response for a message that could not be decoded.
-#[doc(hidden)]
-pub fn protocol_error(error: &ProtocolError) -> String {
-    let mut response = error.to_response();
-    if let Value::Object(m) = &mut response {
-        m.entry("id").or_insert(Value::Null);
-    }
-    response.to_string()
-}
-
-/// The response to request `id`: its encoded result, or the error.
-#[doc(hidden)]
-pub fn respond<T: serde::Serialize>(id: &Id, result: Result<T, ErrorObject>) -> String {
-    let body = match result.map(|r| serde_json::to_value(r)) {
-        Ok(Ok(result)) => serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Ok(Err(e)) => serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "error": {"code": codes::INTERNAL_ERROR, "message": format!("cannot encode the result: {e}")},
-        }),
-        Err(error) => serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error}),
+pub fn respond<T: Serialize>(id: &Id, result: Result<T, ErrorObject>) -> String {
+    let error = match result {
+        Ok(result) => match jsonrpc::encode_response(id, &result) {
+            Ok(bytes) => return String::from_utf8(bytes).unwrap_or_default(),
+            Err(e) => ErrorObject::new(
+                codes::INTERNAL_ERROR,
+                format!("cannot encode the result: {e}"),
+            ),
+        },
+        Err(error) => error,
     };
-    body.to_string()
+    jsonrpc::encode_text(&Message::<Never, Never>::Error {
+        id: Some(id.clone()),
+        error,
+        extra: Extra::new(),
+    })
 }
 
 /// The error response for a request the policy refused.
@@ -430,8 +518,10 @@ mod tests {
     fn responses_are_checked() {
         let id = Id::Integer(7);
         assert_eq!(
-            response_result(&id, r#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#).unwrap()["a"],
-            1
+            response_result(&id, r#"{"jsonrpc":"2.0","id":7,"result":{"a":1}}"#)
+                .unwrap()
+                .get(),
+            r#"{"a":1}"#
         );
         match response_result(
             &id,

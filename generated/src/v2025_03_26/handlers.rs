@@ -323,53 +323,31 @@ pub async fn serve_client_message<H: ServerHandler, P: Policy>(
     peer: &ClientPeer,
     message: &[u8],
 ) -> ::std::option::Option<::std::string::String> {
-    let value: serde_json::Value = match serde_json::from_slice(message) {
-        Ok(v) => v,
-        Err(e) => return Some(crate::rt::service::parse_error(&e)),
-    };
-    match value {
-        serde_json::Value::Array(
-            items,
-        ) if super::methods::BATCHES && !items.is_empty() => {
-            let mut replies = ::std::vec::Vec::new();
-            for item in items {
-                if let Some(r) = serve_client_one(handler, policy, peer, item).await {
-                    replies.push(r);
-                }
-            }
-            if replies.is_empty() {
-                None
-            } else {
-                Some(format!("[{}]", replies.join(",")))
-            }
+    let (items, batch) = crate::rt::service::receive::<
+        super::methods::ClientRequest,
+        super::methods::ClientNotification,
+    >(message, super::methods::BATCHES);
+    let mut answers = ::std::vec::Vec::new();
+    for item in items {
+        if let Some(answer) = serve_client_one(handler, policy, peer, item).await {
+            answers.push(answer);
         }
-        value => serve_client_one(handler, policy, peer, value).await,
     }
+    crate::rt::service::reply(answers, batch)
 }
 
 async fn serve_client_one<H: ServerHandler, P: Policy>(
     handler: &H,
     policy: &P,
     peer: &ClientPeer,
-    value: serde_json::Value,
-) -> ::std::option::Option<::std::string::String> {
-    let notification = crate::rt::service::is_notification(&value);
-    let meta = crate::rt::service::params_meta(&value);
-    let options = crate::rt::jsonrpc::Options {
-        unknown_methods: crate::rt::jsonrpc::UnknownMethods::Reject,
-        batches: false,
-    };
-    match crate::rt::jsonrpc::decode_value::<
+    item: crate::rt::service::Serve<
         super::methods::ClientRequest,
         super::methods::ClientNotification,
-    >(value, options) {
-        Err(e) if notification => {
-            let _ = e;
-            None
-        }
-        Err(e) => Some(crate::rt::service::protocol_error(&e)),
-        Ok(crate::rt::jsonrpc::Message::Request { id, request }) => {
-            use crate::rt::jsonrpc::MethodSet as _;
+    >,
+) -> ::std::option::Option<::std::string::String> {
+    use crate::rt::jsonrpc::MethodSet as _;
+    match item {
+        crate::rt::service::Serve::Request { id, request, meta } => {
             if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                 return Some(crate::rt::service::refuse(&id, error));
             }
@@ -466,16 +444,15 @@ async fn serve_client_one<H: ServerHandler, P: Policy>(
                 },
             )
         }
-        Ok(crate::rt::jsonrpc::Message::Notification(note)) => {
-            use crate::rt::jsonrpc::MethodSet as _;
-            if !policy.check_notification(note.method(), meta.as_ref()) {
+        crate::rt::service::Serve::Notification { notification, meta } => {
+            if !policy.check_notification(notification.method(), meta.as_ref()) {
                 return None;
             }
             let cx = NotificationContext {
                 meta,
                 peer: peer.clone(),
             };
-            match note {
+            match notification {
                 super::methods::ClientNotification::Cancelled(params) => {
                     handler.on_cancelled(params, cx).await
                 }
@@ -495,7 +472,8 @@ async fn serve_client_one<H: ServerHandler, P: Policy>(
             }
             None
         }
-        Ok(_) => None,
+        crate::rt::service::Serve::Answer(answer) => Some(answer),
+        crate::rt::service::Serve::Ignore => None,
     }
 }
 
@@ -506,53 +484,31 @@ pub async fn serve_server_message<H: ClientHandler, P: Policy>(
     peer: &ServerPeer,
     message: &[u8],
 ) -> ::std::option::Option<::std::string::String> {
-    let value: serde_json::Value = match serde_json::from_slice(message) {
-        Ok(v) => v,
-        Err(e) => return Some(crate::rt::service::parse_error(&e)),
-    };
-    match value {
-        serde_json::Value::Array(
-            items,
-        ) if super::methods::BATCHES && !items.is_empty() => {
-            let mut replies = ::std::vec::Vec::new();
-            for item in items {
-                if let Some(r) = serve_server_one(handler, policy, peer, item).await {
-                    replies.push(r);
-                }
-            }
-            if replies.is_empty() {
-                None
-            } else {
-                Some(format!("[{}]", replies.join(",")))
-            }
+    let (items, batch) = crate::rt::service::receive::<
+        super::methods::ServerRequest,
+        super::methods::ServerNotification,
+    >(message, super::methods::BATCHES);
+    let mut answers = ::std::vec::Vec::new();
+    for item in items {
+        if let Some(answer) = serve_server_one(handler, policy, peer, item).await {
+            answers.push(answer);
         }
-        value => serve_server_one(handler, policy, peer, value).await,
     }
+    crate::rt::service::reply(answers, batch)
 }
 
 async fn serve_server_one<H: ClientHandler, P: Policy>(
     handler: &H,
     policy: &P,
     peer: &ServerPeer,
-    value: serde_json::Value,
-) -> ::std::option::Option<::std::string::String> {
-    let notification = crate::rt::service::is_notification(&value);
-    let meta = crate::rt::service::params_meta(&value);
-    let options = crate::rt::jsonrpc::Options {
-        unknown_methods: crate::rt::jsonrpc::UnknownMethods::Reject,
-        batches: false,
-    };
-    match crate::rt::jsonrpc::decode_value::<
+    item: crate::rt::service::Serve<
         super::methods::ServerRequest,
         super::methods::ServerNotification,
-    >(value, options) {
-        Err(e) if notification => {
-            let _ = e;
-            None
-        }
-        Err(e) => Some(crate::rt::service::protocol_error(&e)),
-        Ok(crate::rt::jsonrpc::Message::Request { id, request }) => {
-            use crate::rt::jsonrpc::MethodSet as _;
+    >,
+) -> ::std::option::Option<::std::string::String> {
+    use crate::rt::jsonrpc::MethodSet as _;
+    match item {
+        crate::rt::service::Serve::Request { id, request, meta } => {
             if let Err(error) = policy.check_request(request.method(), meta.as_ref()) {
                 return Some(crate::rt::service::refuse(&id, error));
             }
@@ -589,16 +545,15 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
                 },
             )
         }
-        Ok(crate::rt::jsonrpc::Message::Notification(note)) => {
-            use crate::rt::jsonrpc::MethodSet as _;
-            if !policy.check_notification(note.method(), meta.as_ref()) {
+        crate::rt::service::Serve::Notification { notification, meta } => {
+            if !policy.check_notification(notification.method(), meta.as_ref()) {
                 return None;
             }
             let cx = NotificationContext {
                 meta,
                 peer: peer.clone(),
             };
-            match note {
+            match notification {
                 super::methods::ServerNotification::Cancelled(params) => {
                     handler.on_cancelled(params, cx).await
                 }
@@ -627,7 +582,8 @@ async fn serve_server_one<H: ClientHandler, P: Policy>(
             }
             None
         }
-        Ok(_) => None,
+        crate::rt::service::Serve::Answer(answer) => Some(answer),
+        crate::rt::service::Serve::Ignore => None,
     }
 }
 

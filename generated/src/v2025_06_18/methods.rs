@@ -337,9 +337,9 @@ pub enum ClientRequest {
 
 impl crate::rt::jsonrpc::MethodSet for ClientRequest {
     const NAME: &'static str = "ClientRequest";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -416,226 +416,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "completion/complete" => {
-                *out = Some(
-                    place(
-                        Self::Complete(
-                            <super::CompleteRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "initialize" => {
-                *out = Some(
-                    place(
-                        Self::Initialize(
-                            <super::InitializeRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "logging/setLevel" => {
-                *out = Some(
-                    place(
-                        Self::SetLevel(
-                            <super::SetLevelRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "ping" => {
-                *out = Some(
-                    place(
-                        Self::Ping(
-                            Some(
-                                <super::PingRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "prompts/get" => {
-                *out = Some(
-                    place(
-                        Self::GetPrompt(
-                            <super::GetPromptRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "prompts/list" => {
-                *out = Some(
-                    place(
-                        Self::ListPrompts(
-                            Some(
-                                <super::ListPromptsRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "resources/list" => {
-                *out = Some(
-                    place(
-                        Self::ListResources(
-                            Some(
-                                <super::ListResourcesRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "resources/read" => {
-                *out = Some(
-                    place(
-                        Self::ReadResource(
-                            <super::ReadResourceRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "resources/subscribe" => {
-                *out = Some(
-                    place(
-                        Self::Subscribe(
-                            <super::SubscribeRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "resources/templates/list" => {
-                *out = Some(
-                    place(
-                        Self::ListResourceTemplates(
-                            Some(
-                                <super::ListResourceTemplatesRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "resources/unsubscribe" => {
-                *out = Some(
-                    place(
-                        Self::Unsubscribe(
-                            <super::UnsubscribeRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "tools/call" => {
-                *out = Some(
-                    place(
-                        Self::CallTool(
-                            <super::CallToolRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "tools/list" => {
-                *out = Some(
-                    place(
-                        Self::ListTools(
-                            Some(
-                                <super::ListToolsRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "completion/complete" => {
-                        Self::Complete(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "initialize" => {
-                        Self::Initialize(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "logging/setLevel" => {
-                        Self::SetLevel(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "ping" => Self::Ping(crate::rt::jsonrpc::optional_text(params)?),
-                    "prompts/get" => {
-                        Self::GetPrompt(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "prompts/list" => {
-                        Self::ListPrompts(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    "resources/list" => {
-                        Self::ListResources(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    "resources/read" => {
-                        Self::ReadResource(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "resources/subscribe" => {
-                        Self::Subscribe(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "resources/templates/list" => {
-                        Self::ListResourceTemplates(
-                            crate::rt::jsonrpc::optional_text(params)?,
-                        )
-                    }
-                    "resources/unsubscribe" => {
-                        Self::Unsubscribe(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "tools/call" => {
-                        Self::CallTool(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "tools/list" => {
-                        Self::ListTools(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -658,54 +438,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientRequest {
             Self::CallTool { .. } => "tools/call",
             Self::ListTools { .. } => "tools/list",
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Complete(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Initialize(p) => crate::rt::jsonrpc::to_params(p),
-            Self::SetLevel(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Ping(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::GetPrompt(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListPrompts(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ListResources(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ReadResource(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Subscribe(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListResourceTemplates(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::Unsubscribe(p) => crate::rt::jsonrpc::to_params(p),
-            Self::CallTool(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ListTools(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -733,9 +465,9 @@ pub enum ServerRequest {
 
 impl crate::rt::jsonrpc::MethodSet for ServerRequest {
     const NAME: &'static str = "ServerRequest";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -773,92 +505,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "elicitation/create" => {
-                *out = Some(
-                    place(
-                        Self::Elicit(
-                            <super::ElicitRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "ping" => {
-                *out = Some(
-                    place(
-                        Self::Ping(
-                            Some(
-                                <super::PingRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "roots/list" => {
-                *out = Some(
-                    place(
-                        Self::ListRoots(
-                            Some(
-                                <super::ListRootsRequestParams as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "sampling/createMessage" => {
-                *out = Some(
-                    place(
-                        Self::CreateMessage(
-                            <super::CreateMessageRequestParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "elicitation/create" => {
-                        Self::Elicit(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "ping" => Self::Ping(crate::rt::jsonrpc::optional_text(params)?),
-                    "roots/list" => {
-                        Self::ListRoots(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    "sampling/createMessage" => {
-                        Self::CreateMessage(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -872,30 +518,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerRequest {
             Self::ListRoots { .. } => "roots/list",
             Self::CreateMessage { .. } => "sampling/createMessage",
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Elicit(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Ping(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ListRoots(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::CreateMessage(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -923,9 +545,9 @@ pub enum ClientNotification {
 
 impl crate::rt::jsonrpc::MethodSet for ClientNotification {
     const NAME: &'static str = "ClientNotification";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -965,96 +587,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "notifications/cancelled" => {
-                *out = Some(
-                    place(
-                        Self::Cancelled(
-                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/initialized" => {
-                *out = Some(
-                    place(
-                        Self::Initialized(
-                            Some(
-                                <super::ResultObject as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "notifications/progress" => {
-                *out = Some(
-                    place(
-                        Self::Progress(
-                            <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/roots/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::RootsListChanged(
-                            Some(
-                                <super::ResultObject as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "notifications/cancelled" => {
-                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/initialized" => {
-                        Self::Initialized(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    "notifications/progress" => {
-                        Self::Progress(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/roots/list_changed" => {
-                        Self::RootsListChanged(
-                            crate::rt::jsonrpc::optional_text(params)?,
-                        )
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -1068,30 +600,6 @@ impl crate::rt::jsonrpc::MethodSet for ClientNotification {
             Self::Progress { .. } => "notifications/progress",
             Self::RootsListChanged { .. } => "notifications/roots/list_changed",
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Initialized(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::Progress(p) => crate::rt::jsonrpc::to_params(p),
-            Self::RootsListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -1125,9 +633,9 @@ pub enum ServerNotification {
 
 impl crate::rt::jsonrpc::MethodSet for ServerNotification {
     const NAME: &'static str = "ServerNotification";
-    fn decode(
+    fn decode_checked(
         method: &str,
-        params: ::std::option::Option<serde_json::Value>,
+        params: ::std::option::Option<&str>,
     ) -> ::std::result::Result<
         ::std::option::Option<Self>,
         crate::rt::path::DecodeError,
@@ -1180,142 +688,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::Other { params: None, .. } => Ok(()),
         }
     }
-    fn decode_in<'de, D: serde::Deserializer<'de>, T>(
-        method: &str,
-        params: D,
-        place: impl FnOnce(Self) -> T,
-        out: &mut ::std::option::Option<T>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            "notifications/cancelled" => {
-                *out = Some(
-                    place(
-                        Self::Cancelled(
-                            <super::CancelledNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/message" => {
-                *out = Some(
-                    place(
-                        Self::LoggingMessage(
-                            <super::LoggingMessageNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/progress" => {
-                *out = Some(
-                    place(
-                        Self::Progress(
-                            <super::ProgressNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/prompts/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::PromptListChanged(
-                            Some(
-                                <super::ResultObject as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "notifications/resources/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::ResourceListChanged(
-                            Some(
-                                <super::ResultObject as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            "notifications/resources/updated" => {
-                *out = Some(
-                    place(
-                        Self::ResourceUpdated(
-                            <super::ResourceUpdatedNotificationParams as serde::Deserialize>::deserialize(
-                                params,
-                            )?,
-                        ),
-                    ),
-                );
-            }
-            "notifications/tools/list_changed" => {
-                *out = Some(
-                    place(
-                        Self::ToolListChanged(
-                            Some(
-                                <super::ResultObject as serde::Deserialize>::deserialize(
-                                    params,
-                                )?,
-                            ),
-                        ),
-                    ),
-                );
-            }
-            _ => {
-                <serde::de::IgnoredAny as serde::Deserialize>::deserialize(params)?;
-            }
-        }
-        Ok(())
-    }
-    fn decode_text(
-        method: &str,
-        params: ::std::option::Option<&serde_json::value::RawValue>,
-    ) -> ::std::result::Result<
-        ::std::option::Option<Self>,
-        crate::rt::path::DecodeError,
-    > {
-        Ok(
-            Some(
-                match method {
-                    "notifications/cancelled" => {
-                        Self::Cancelled(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/message" => {
-                        Self::LoggingMessage(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/progress" => {
-                        Self::Progress(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/prompts/list_changed" => {
-                        Self::PromptListChanged(
-                            crate::rt::jsonrpc::optional_text(params)?,
-                        )
-                    }
-                    "notifications/resources/list_changed" => {
-                        Self::ResourceListChanged(
-                            crate::rt::jsonrpc::optional_text(params)?,
-                        )
-                    }
-                    "notifications/resources/updated" => {
-                        Self::ResourceUpdated(crate::rt::jsonrpc::required_text(params)?)
-                    }
-                    "notifications/tools/list_changed" => {
-                        Self::ToolListChanged(crate::rt::jsonrpc::optional_text(params)?)
-                    }
-                    _ => return Ok(None),
-                },
-            ),
-        )
-    }
     fn other(
         method: ::std::string::String,
         params: ::std::option::Option<serde_json::Value>,
@@ -1332,38 +704,6 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
             Self::ResourceUpdated { .. } => "notifications/resources/updated",
             Self::ToolListChanged { .. } => "notifications/tools/list_changed",
             Self::Other { method, .. } => method,
-        }
-    }
-    fn params(
-        &self,
-    ) -> ::std::result::Result<
-        ::std::option::Option<serde_json::Value>,
-        serde_json::Error,
-    > {
-        match self {
-            Self::Cancelled(p) => crate::rt::jsonrpc::to_params(p),
-            Self::LoggingMessage(p) => crate::rt::jsonrpc::to_params(p),
-            Self::Progress(p) => crate::rt::jsonrpc::to_params(p),
-            Self::PromptListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ResourceListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::ResourceUpdated(p) => crate::rt::jsonrpc::to_params(p),
-            Self::ToolListChanged(p) => {
-                p.as_ref()
-                    .map(crate::rt::jsonrpc::to_params)
-                    .transpose()
-                    .map(::std::option::Option::flatten)
-            }
-            Self::Other { params, .. } => Ok(params.clone()),
         }
     }
 }
@@ -1402,128 +742,71 @@ pub enum ServerResult {
 impl ServerResult {
     /// Decodes the `result` of a response to a request of `method`; a method
     /// this side does not answer, or a result that does not fit, is an error
-    /// that keeps the raw value.
+    /// that keeps the raw result.
     pub fn decode(
         method: Method,
-        raw: serde_json::Value,
+        raw: &crate::rt::jsonrpc::RawResult,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        match method {
-            Method::Complete => {
-                crate::rt::jsonrpc::decode_result::<Complete>(raw).map(Self::Complete)
-            }
-            Method::Initialize => {
-                crate::rt::jsonrpc::decode_result::<Initialize>(raw)
-                    .map(Self::Initialize)
-            }
-            Method::SetLevel => {
-                crate::rt::jsonrpc::decode_result::<SetLevel>(raw).map(Self::SetLevel)
-            }
-            Method::Ping => {
-                crate::rt::jsonrpc::decode_result::<Ping>(raw).map(Self::Ping)
-            }
-            Method::GetPrompt => {
-                crate::rt::jsonrpc::decode_result::<GetPrompt>(raw).map(Self::GetPrompt)
-            }
-            Method::ListPrompts => {
-                crate::rt::jsonrpc::decode_result::<ListPrompts>(raw)
-                    .map(Self::ListPrompts)
-            }
-            Method::ListResources => {
-                crate::rt::jsonrpc::decode_result::<ListResources>(raw)
-                    .map(Self::ListResources)
-            }
-            Method::ReadResource => {
-                crate::rt::jsonrpc::decode_result::<ReadResource>(raw)
-                    .map(Self::ReadResource)
-            }
-            Method::Subscribe => {
-                crate::rt::jsonrpc::decode_result::<Subscribe>(raw).map(Self::Subscribe)
-            }
-            Method::ListResourceTemplates => {
-                crate::rt::jsonrpc::decode_result::<ListResourceTemplates>(raw)
-                    .map(Self::ListResourceTemplates)
-            }
-            Method::Unsubscribe => {
-                crate::rt::jsonrpc::decode_result::<Unsubscribe>(raw)
-                    .map(Self::Unsubscribe)
-            }
-            Method::CallTool => {
-                crate::rt::jsonrpc::decode_result::<CallTool>(raw).map(Self::CallTool)
-            }
-            Method::ListTools => {
-                crate::rt::jsonrpc::decode_result::<ListTools>(raw).map(Self::ListTools)
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ServerResult"),
-                    ),
-                    raw,
-                })
-            }
-        }
+        <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
     }
-    /// Decodes the `result` of a response to a request of `method` straight
-    /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
-    /// [`decode`](Self::decode) does from a value.
-    pub fn decode_text(
+}
+
+impl crate::rt::jsonrpc::ResultSet for ServerResult {
+    type Method = Method;
+    fn decode_checked(
         method: Method,
-        raw: &serde_json::value::RawValue,
+        raw: &str,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Complete => {
-                crate::rt::jsonrpc::decode_result_text::<Complete>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<Complete>(raw)
                     .map(Self::Complete)
             }
             Method::Initialize => {
-                crate::rt::jsonrpc::decode_result_text::<Initialize>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<Initialize>(raw)
                     .map(Self::Initialize)
             }
             Method::SetLevel => {
-                crate::rt::jsonrpc::decode_result_text::<SetLevel>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<SetLevel>(raw)
                     .map(Self::SetLevel)
             }
             Method::Ping => {
-                crate::rt::jsonrpc::decode_result_text::<Ping>(raw.get()).map(Self::Ping)
+                crate::rt::jsonrpc::decode_result_checked::<Ping>(raw).map(Self::Ping)
             }
             Method::GetPrompt => {
-                crate::rt::jsonrpc::decode_result_text::<GetPrompt>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<GetPrompt>(raw)
                     .map(Self::GetPrompt)
             }
             Method::ListPrompts => {
-                crate::rt::jsonrpc::decode_result_text::<ListPrompts>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListPrompts>(raw)
                     .map(Self::ListPrompts)
             }
             Method::ListResources => {
-                crate::rt::jsonrpc::decode_result_text::<ListResources>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListResources>(raw)
                     .map(Self::ListResources)
             }
             Method::ReadResource => {
-                crate::rt::jsonrpc::decode_result_text::<ReadResource>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ReadResource>(raw)
                     .map(Self::ReadResource)
             }
             Method::Subscribe => {
-                crate::rt::jsonrpc::decode_result_text::<Subscribe>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<Subscribe>(raw)
                     .map(Self::Subscribe)
             }
             Method::ListResourceTemplates => {
-                crate::rt::jsonrpc::decode_result_text::<
-                    ListResourceTemplates,
-                >(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListResourceTemplates>(raw)
                     .map(Self::ListResourceTemplates)
             }
             Method::Unsubscribe => {
-                crate::rt::jsonrpc::decode_result_text::<Unsubscribe>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<Unsubscribe>(raw)
                     .map(Self::Unsubscribe)
             }
             Method::CallTool => {
-                crate::rt::jsonrpc::decode_result_text::<CallTool>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<CallTool>(raw)
                     .map(Self::CallTool)
             }
             Method::ListTools => {
-                crate::rt::jsonrpc::decode_result_text::<ListTools>(raw.get())
+                crate::rt::jsonrpc::decode_result_checked::<ListTools>(raw)
                     .map(Self::ListTools)
             }
             #[allow(unreachable_patterns)]
@@ -1533,149 +816,10 @@ impl ServerResult {
                     error: crate::rt::path::DecodeError::custom(
                         concat!("not a request answered in a ", "ServerResult"),
                     ),
-                    raw: serde_json::from_str(raw.get())
-                        .unwrap_or(serde_json::Value::Null),
+                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
                 })
             }
         }
-    }
-}
-
-impl crate::rt::jsonrpc::ResultSet for ServerResult {
-    type Method = Method;
-    fn decode_text(
-        method: Method,
-        raw: &serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        Self::decode_text(method, raw)
-    }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
-        method: Method,
-        result: D,
-        out: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<(), D::Error> {
-        match method {
-            Method::Complete => {
-                *out = Some(
-                    Self::Complete(
-                        <<Complete as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::Initialize => {
-                *out = Some(
-                    Self::Initialize(
-                        <<Initialize as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::SetLevel => {
-                *out = Some(
-                    Self::SetLevel(
-                        <<SetLevel as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::Ping => {
-                *out = Some(
-                    Self::Ping(
-                        <<Ping as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::GetPrompt => {
-                *out = Some(
-                    Self::GetPrompt(
-                        <<GetPrompt as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ListPrompts => {
-                *out = Some(
-                    Self::ListPrompts(
-                        <<ListPrompts as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ListResources => {
-                *out = Some(
-                    Self::ListResources(
-                        <<ListResources as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ReadResource => {
-                *out = Some(
-                    Self::ReadResource(
-                        <<ReadResource as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::Subscribe => {
-                *out = Some(
-                    Self::Subscribe(
-                        <<Subscribe as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ListResourceTemplates => {
-                *out = Some(
-                    Self::ListResourceTemplates(
-                        <<ListResourceTemplates as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::Unsubscribe => {
-                *out = Some(
-                    Self::Unsubscribe(
-                        <<Unsubscribe as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::CallTool => {
-                *out = Some(
-                    Self::CallTool(
-                        <<CallTool as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            Method::ListTools => {
-                *out = Some(
-                    Self::ListTools(
-                        <<ListTools as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
-            }
-            #[allow(unreachable_patterns)]
-            _ => {}
-        }
-        Ok(())
     }
 }
 
@@ -1719,129 +863,48 @@ pub enum ClientResult {
 impl ClientResult {
     /// Decodes the `result` of a response to a request of `method`; a method
     /// this side does not answer, or a result that does not fit, is an error
-    /// that keeps the raw value.
+    /// that keeps the raw result.
     pub fn decode(
         method: Method,
-        raw: serde_json::Value,
+        raw: &crate::rt::jsonrpc::RawResult,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        match method {
-            Method::Elicit => {
-                crate::rt::jsonrpc::decode_result::<Elicit>(raw).map(Self::Elicit)
-            }
-            Method::Ping => {
-                crate::rt::jsonrpc::decode_result::<Ping>(raw).map(Self::Ping)
-            }
-            Method::ListRoots => {
-                crate::rt::jsonrpc::decode_result::<ListRoots>(raw).map(Self::ListRoots)
-            }
-            Method::CreateMessage => {
-                crate::rt::jsonrpc::decode_result::<CreateMessage>(raw)
-                    .map(Self::CreateMessage)
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ClientResult"),
-                    ),
-                    raw,
-                })
-            }
-        }
-    }
-    /// Decodes the `result` of a response to a request of `method` straight
-    /// from its JSON text (see [`parse`](crate::rt::jsonrpc::parse)), as
-    /// [`decode`](Self::decode) does from a value.
-    pub fn decode_text(
-        method: Method,
-        raw: &serde_json::value::RawValue,
-    ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        match method {
-            Method::Elicit => {
-                crate::rt::jsonrpc::decode_result_text::<Elicit>(raw.get())
-                    .map(Self::Elicit)
-            }
-            Method::Ping => {
-                crate::rt::jsonrpc::decode_result_text::<Ping>(raw.get()).map(Self::Ping)
-            }
-            Method::ListRoots => {
-                crate::rt::jsonrpc::decode_result_text::<ListRoots>(raw.get())
-                    .map(Self::ListRoots)
-            }
-            Method::CreateMessage => {
-                crate::rt::jsonrpc::decode_result_text::<CreateMessage>(raw.get())
-                    .map(Self::CreateMessage)
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(crate::rt::jsonrpc::ResultError {
-                    method: other.as_str().to_string(),
-                    error: crate::rt::path::DecodeError::custom(
-                        concat!("not a request answered in a ", "ClientResult"),
-                    ),
-                    raw: serde_json::from_str(raw.get())
-                        .unwrap_or(serde_json::Value::Null),
-                })
-            }
-        }
+        <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
     }
 }
 
 impl crate::rt::jsonrpc::ResultSet for ClientResult {
     type Method = Method;
-    fn decode_text(
+    fn decode_checked(
         method: Method,
-        raw: &serde_json::value::RawValue,
+        raw: &str,
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-        Self::decode_text(method, raw)
-    }
-    fn decode_in<'de, D: serde::Deserializer<'de>>(
-        method: Method,
-        result: D,
-        out: &mut ::std::option::Option<Self>,
-    ) -> ::std::result::Result<(), D::Error> {
         match method {
             Method::Elicit => {
-                *out = Some(
-                    Self::Elicit(
-                        <<Elicit as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<Elicit>(raw)
+                    .map(Self::Elicit)
             }
             Method::Ping => {
-                *out = Some(
-                    Self::Ping(
-                        <<Ping as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<Ping>(raw).map(Self::Ping)
             }
             Method::ListRoots => {
-                *out = Some(
-                    Self::ListRoots(
-                        <<ListRoots as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<ListRoots>(raw)
+                    .map(Self::ListRoots)
             }
             Method::CreateMessage => {
-                *out = Some(
-                    Self::CreateMessage(
-                        <<CreateMessage as crate::rt::method::Request>::Result as serde::Deserialize>::deserialize(
-                            result,
-                        )?,
-                    ),
-                );
+                crate::rt::jsonrpc::decode_result_checked::<CreateMessage>(raw)
+                    .map(Self::CreateMessage)
             }
             #[allow(unreachable_patterns)]
-            _ => {}
+            other => {
+                Err(crate::rt::jsonrpc::ResultError {
+                    method: other.as_str().to_string(),
+                    error: crate::rt::path::DecodeError::custom(
+                        concat!("not a request answered in a ", "ClientResult"),
+                    ),
+                    raw: crate::rt::jsonrpc::RawResult::checked(raw),
+                })
+            }
         }
-        Ok(())
     }
 }
 
