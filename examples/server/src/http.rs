@@ -4,7 +4,8 @@
 //! sampling and elicitation requests) and then the response. The client's answers to
 //! those requests, and its notifications, arrive as further POSTs and get 202. Sessions
 //! start at `initialize` (`Mcp-Session-Id`). Requests whose `Host` or `Origin` is not
-//! this machine are refused (DNS rebinding).
+//! this machine are refused (DNS rebinding). With `MCP_TRAFFIC_LOG` set, each POST body
+//! and each message written back is logged with its session (`mcp_stdio::traffic`).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -20,6 +21,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use mcp_spec_types::rt::jsonrpc::Id;
 use mcp_spec_types::rt::service::{BoxFuture, Peer, Route, Transport, TransportError, route};
+use mcp_stdio::traffic;
 use tokio::sync::{mpsc, oneshot};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
@@ -86,14 +88,11 @@ fn local(value: &str) -> bool {
     matches!(name.as_str(), "localhost" | "127.0.0.1" | "[::1]")
 }
 
-fn error(status: StatusCode, message: &str) -> Response {
+fn error(status: StatusCode, message: &str, session: Option<&str>) -> Response {
     let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": message}});
-    (
-        status,
-        [("content-type", "application/json")],
-        body.to_string(),
-    )
-        .into_response()
+    let body = body.to_string();
+    traffic::record("out", Some(session), &body);
+    (status, [("content-type", "application/json")], body).into_response()
 }
 
 async fn handle_post(
@@ -102,20 +101,31 @@ async fn handle_post(
     body: Bytes,
 ) -> Response {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    if !header("host").is_none_or(local) || !header("origin").is_none_or(local) {
-        return error(StatusCode::FORBIDDEN, "Host or Origin is not this machine");
-    }
     let line = String::from_utf8_lossy(&body).into_owned();
+    let foreign = !header("host").is_none_or(local) || !header("origin").is_none_or(local);
     let message: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
     let is_initialize = message["method"] == "initialize";
+    // The session this POST belongs to, known before it is logged (a new one for initialize).
+    let new_id = (!foreign && is_initialize && header(SESSION).is_none()).then(|| {
+        let n = sessions.counter.fetch_add(1, Ordering::Relaxed);
+        format!("s{n}-{:x}", std::process::id())
+    });
+    let label = header(SESSION).map(str::to_owned).or(new_id.clone());
+    traffic::record("in", Some(label.as_deref()), &line);
+    if foreign {
+        return error(
+            StatusCode::FORBIDDEN,
+            "Host or Origin is not this machine",
+            label.as_deref(),
+        );
+    }
     let session = match header(SESSION) {
         Some(id) => match sessions.map.lock().unwrap().get(id) {
             Some(s) => s.clone(),
-            None => return error(StatusCode::NOT_FOUND, "unknown session"),
+            None => return error(StatusCode::NOT_FOUND, "unknown session", label.as_deref()),
         },
         None if is_initialize => {
-            let n = sessions.counter.fetch_add(1, Ordering::Relaxed);
-            let id = format!("s{n}-{:x}", std::process::id());
+            let id = new_id.expect("a new session for initialize");
             let session = Arc::new(Session {
                 era: Mutex::new(Era::Undecided),
                 state: Arc::new(State::default()),
@@ -126,9 +136,15 @@ async fn handle_post(
                 .lock()
                 .unwrap()
                 .insert(id.clone(), session.clone());
-            return respond(session, line, Some(id));
+            return respond(session, line, Some(id), label);
         }
-        None => return error(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
+        None => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "missing Mcp-Session-Id",
+                label.as_deref(),
+            );
+        }
     };
     // The client's answer to one of our requests.
     if let Route::Response(id) = route(line.as_bytes()) {
@@ -150,11 +166,16 @@ async fn handle_post(
         });
         return StatusCode::ACCEPTED.into_response();
     }
-    respond(session, line, None)
+    respond(session, line, None, label)
 }
 
 /// Answers a request with an event stream: the handler's messages, then the response.
-fn respond(session: Arc<Session>, line: String, new_session: Option<String>) -> Response {
+fn respond(
+    session: Arc<Session>,
+    line: String,
+    new_session: Option<String>,
+    label: Option<String>,
+) -> Response {
     let target = route_era(&mut session.era.lock().unwrap(), &line);
     let (tx, rx) = mpsc::unbounded_channel::<String>();
     let peer = Peer::new(StreamTransport {
@@ -166,8 +187,10 @@ fn respond(session: Arc<Session>, line: String, new_session: Option<String>) -> 
             let _ = tx.send(reply);
         }
     });
-    let stream = UnboundedReceiverStream::new(rx)
-        .map(|m| Ok::<_, Infallible>(Event::default().event("message").data(m)));
+    let stream = UnboundedReceiverStream::new(rx).map(move |m| {
+        traffic::record("out", Some(label.as_deref()), &m);
+        Ok::<_, Infallible>(Event::default().event("message").data(m))
+    });
     let mut response = Sse::new(stream).into_response();
     if let Some(id) = new_session
         && let Ok(v) = HeaderValue::from_str(&id)

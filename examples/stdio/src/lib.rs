@@ -4,7 +4,10 @@
 //! [`Link::start`] spawns two tasks: one writes outgoing lines, one reads incoming lines
 //! and [`route`]s them. A response completes the request that awaits its id; everything
 //! else (requests, notifications, malformed lines) arrives on the returned channel, for
-//! the caller to hand to a version's dispatch function.
+//! the caller to hand to a version's dispatch function. With `MCP_TRAFFIC_LOG` set, both
+//! tasks log each line they pass ([`traffic`]).
+
+pub mod traffic;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -38,6 +41,7 @@ impl Link {
         tokio::spawn(async move {
             let mut writer = writer;
             while let Some(line) = outgoing.recv().await {
+                traffic::record("out", None, &line);
                 let mut bytes = line.into_bytes();
                 bytes.push(b'\n');
                 if writer.write_all(&bytes).await.is_err() || writer.flush().await.is_err() {
@@ -49,6 +53,7 @@ impl Link {
         tokio::spawn(async move {
             let mut lines = BufReader::new(reader).lines();
             while let Ok(Some(line)) = lines.next_line().await {
+                traffic::record("in", None, &line);
                 if line.trim().is_empty() {
                     continue;
                 }
