@@ -63,7 +63,7 @@ impl EachVersion for Bench<'_> {
             eprintln!("note: {} example {name} left out: {why}", T::VERSION);
         }
         for group in &corpus.groups {
-            let synthetic = group.name != "examples";
+            let synthetic = group.name != "examples" && !group.name.starts_with("traffic");
             if synthetic && !self.all_versions && !DEFAULT_SYNTHETIC.contains(&T::VERSION) {
                 continue;
             }

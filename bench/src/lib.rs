@@ -361,6 +361,10 @@ pub fn corpus<T: Typed>() -> Result<Corpus, String> {
             entries: examples,
         });
     }
+    groups.extend(traffic::<T>(
+        &root.join("tests/data/traffic"),
+        &mut skipped,
+    )?);
     for mut group in synthetic(&defs) {
         for entry in &mut group.entries {
             entry.bytes = as_sent::<T>(entry)?;
@@ -494,6 +498,77 @@ fn examples<T: Typed>(
         }
     }
     Ok(out)
+}
+
+/// The recorded real traffic of version `T` (`tests/data/traffic/`, written by MCP
+/// software none of us wrote, in the member order it wrote), in four groups by kind:
+/// `traffic_requests`, `traffic_notifications`, `traffic_results`, `traffic_errors`
+/// (empty groups left out). A response to a method the version does not have (a
+/// `server/discover` probe answered in an older session) is left out.
+fn traffic<T: Typed>(
+    dir: &Path,
+    skipped: &mut Vec<(String, String)>,
+) -> Result<Vec<Group>, String> {
+    let mut files: Vec<PathBuf> = match fs::read_dir(dir) {
+        Ok(entries) => entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect(),
+        Err(_) => return Ok(Vec::new()),
+    };
+    files.sort();
+    let names = [
+        "traffic_requests",
+        "traffic_notifications",
+        "traffic_results",
+        "traffic_errors",
+    ];
+    let mut kinds: [Vec<Entry>; 4] = Default::default();
+    for file in files {
+        let text = fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let v: Value = serde_json::from_str(line)
+                .map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
+            if v["version"].as_str() != Some(T::VERSION) {
+                continue;
+            }
+            let raw = v["text"].as_str().unwrap_or_default();
+            let message: Value = serde_json::from_str(raw).unwrap_or(Value::Null);
+            let kind = if message.get("method").is_some() {
+                usize::from(message.get("id").is_none())
+            } else if message.get("result").is_some() {
+                2
+            } else {
+                3
+            };
+            let entry = Entry {
+                name: format!(
+                    "{}:{}",
+                    file.file_stem().unwrap_or_default().to_string_lossy(),
+                    n + 1
+                ),
+                bytes: raw.as_bytes().to_vec(),
+                from: if v["from"] == "client" {
+                    Side::Client
+                } else {
+                    Side::Server
+                },
+                answers: v["answers"].as_str().map(str::to_string),
+            };
+            match T::decode(&entry) {
+                Ok(_) => kinds[kind].push(entry),
+                Err(e) => skipped.push((entry.name, format!("typed decode fails: {e}"))),
+            }
+        }
+    }
+    Ok(names
+        .into_iter()
+        .zip(kinds)
+        .filter(|(_, entries)| !entries.is_empty())
+        .map(|(name, entries)| Group { name, entries })
+        .collect())
 }
 
 /// Who sent an example message and, for a response, the method it answers.
@@ -907,7 +982,10 @@ mod tests {
                     };
                     let before: Value = serde_json::from_slice(&entry.bytes).unwrap();
                     let after: Value = serde_json::from_slice(&encoded).unwrap();
-                    if group.name != "examples" && encoded != entry.bytes {
+                    if group.name != "examples"
+                        && !group.name.starts_with("traffic")
+                        && encoded != entry.bytes
+                    {
                         // Written by the encoder in the first place: the same bytes.
                         self.failures
                             .push(format!("{what}: encodes back to different bytes"));
@@ -941,6 +1019,10 @@ mod tests {
         assert_eq!(
             names,
             [
+                "traffic_requests",
+                "traffic_notifications",
+                "traffic_results",
+                "traffic_errors",
                 "tools_list_1000",
                 "resources_read_1mb",
                 "progress_10000",
@@ -948,9 +1030,13 @@ mod tests {
                 "structured_deep_64"
             ]
         );
-        let blob = &c.groups[1];
+        // Every recorded message of the version.
+        let traffic: usize = c.groups[..4].iter().map(Group::len).sum();
+        assert_eq!(traffic, 127);
+        assert!(c.skipped.is_empty(), "{:?}", c.skipped);
+        let blob = &c.groups[5];
         assert!(blob.bytes() > 1 << 20);
-        assert_eq!(c.groups[2].len(), 10_000);
+        assert_eq!(c.groups[6].len(), 10_000);
         let c = corpus::<V2026_07_28>().unwrap();
         assert_eq!(c.groups[0].name, "examples");
         assert!(c.groups[0].len() > 20);

@@ -178,9 +178,9 @@ pub(crate) fn check(text: &str) -> Result<Checked<'_>, JsonError> {
         text,
         bytes: text.as_bytes(),
         at: 0,
-        frames: Vec::new(),
-        keys: Vec::new(),
-        noted: Vec::new(),
+        frames: Vec::with_capacity(8),
+        keys: Vec::with_capacity(16),
+        noted: Vec::with_capacity(1),
         elements: Vec::new(),
     };
     p.ws();
@@ -207,15 +207,15 @@ pub(crate) fn check(text: &str) -> Result<Checked<'_>, JsonError> {
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Whether one of the eight bytes of `v` may be a quote, a backslash or a control
-/// character (false alarms are possible, misses are not).
+/// The bytes of `v` (eight, little-endian) that are a quote, a backslash or a control
+/// character, as the high bit of each: the lowest one set is exact (bits above it may be
+/// set by a borrow and mean nothing).
 #[inline]
-fn special(v: u64) -> bool {
+fn special(v: u64) -> u64 {
     let control = v.wrapping_sub(LO * 0x20) & !v;
     let quote = v ^ (LO * u64::from(b'"'));
     let backslash = v ^ (LO * u64::from(b'\\'));
     (control | (quote.wrapping_sub(LO) & !quote) | (backslash.wrapping_sub(LO) & !backslash)) & HI
-        != 0
 }
 
 impl<'a> Parser<'a> {
@@ -311,6 +311,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Closes the innermost container (its closing bracket read).
+    #[inline]
     fn close(&mut self) -> Result<(), JsonError> {
         let Some(frame) = self.frames.pop() else {
             return Ok(());
@@ -326,13 +327,13 @@ impl<'a> Parser<'a> {
 
     /// A value from `start` to here is done: notes it where its container notes members.
     /// `noted`: the message object it is, if it is one.
+    #[inline]
     fn done(&mut self, start: usize, noted: Option<usize>) {
         let Some(parent) = self.frames.last_mut() else {
             return;
         };
         parent.in_value = false;
         let parent = &*parent;
-        let value = &self.text[start..self.at];
         if !parent.object {
             if self.frames.len() == 1 {
                 self.elements
@@ -348,7 +349,7 @@ impl<'a> Parser<'a> {
         let Some(key) = self.keys.last() else {
             return;
         };
-        let member = (key.name(), value);
+        let member = (key.name(), &self.text[start..self.at]);
         let noted = &mut self.noted[i];
         if params {
             noted.params.get_or_insert_with(Vec::new).push(member);
@@ -366,14 +367,17 @@ impl<'a> Parser<'a> {
             _ => false,
         };
         if message {
-            self.noted.push(Noted::default());
+            self.noted.push(Noted {
+                members: Vec::with_capacity(6),
+                params: None,
+            });
             return Note::Message(self.noted.len() - 1);
         }
         match (self.frames.last(), self.keys.last()) {
             (Some(parent), Some(key)) if parent.object => match parent.note {
                 Note::Message(i) if key.name() == "params" => {
                     // A repeated `params` fails before this; the set is for this object.
-                    self.noted[i].params = Some(Vec::new());
+                    self.noted[i].params = Some(Vec::with_capacity(6));
                     Note::Params(i)
                 }
                 _ => Note::No,
@@ -424,10 +428,13 @@ impl<'a> Parser<'a> {
         let start = self.at;
         let mut escaped = false;
         loop {
+            // Eight bytes at a time up to the first that needs a look.
             while let Some(chunk) = self.bytes.get(self.at..self.at + 8) {
                 let mut eight = [0; 8];
                 eight.copy_from_slice(chunk);
-                if special(u64::from_le_bytes(eight)) {
+                let found = special(u64::from_le_bytes(eight));
+                if found != 0 {
+                    self.at += (found.trailing_zeros() / 8) as usize;
                     break;
                 }
                 self.at += 8;
