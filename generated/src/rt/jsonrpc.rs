@@ -527,7 +527,7 @@ pub(crate) fn envelope(noted: Noted<'_>) -> Result<Envelope<'_>, ProtocolError> 
             extra.insert("id".into(), Value::Null);
             None
         }
-        Some(raw) => Some(serde_json::from_str::<Id>(raw).map_err(|_| {
+        Some(raw) => Some(id_of(raw).ok_or_else(|| {
             fail(
                 codes::INVALID_REQUEST,
                 format!("`id` must be a string or an integer, found {raw}"),
@@ -558,7 +558,7 @@ pub(crate) fn envelope(noted: Noted<'_>) -> Result<Envelope<'_>, ProtocolError> 
     }
     let kind = match (method, result, error) {
         (Some(raw), result, error) => {
-            let Ok(method) = serde_json::from_str::<std::borrow::Cow<'_, str>>(raw) else {
+            let Some(method) = string_of(raw) else {
                 return Err(fail(
                     codes::INVALID_REQUEST,
                     format!("`method` must be a string, found {}", kind_of(raw)),
@@ -642,6 +642,30 @@ pub(crate) fn envelope(noted: Noted<'_>) -> Result<Envelope<'_>, ProtocolError> 
         extra,
         meta,
     })
+}
+
+/// The text of a checked JSON string (borrowed when it has no escapes); `None` for
+/// anything else.
+fn string_of(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if inner.contains('\\') {
+        serde_json::from_str::<String>(raw)
+            .ok()
+            .map(std::borrow::Cow::Owned)
+    } else {
+        // Checked JSON: a string without escapes holds no quote or control character.
+        Some(std::borrow::Cow::Borrowed(inner))
+    }
+}
+
+/// The id of checked JSON text: a string, or an integer that fits `i64`.
+fn id_of(raw: &str) -> Option<Id> {
+    match raw.as_bytes().first()? {
+        b'"' => string_of(raw).map(|s| Id::String(s.into_owned())),
+        // `-0` is a float to serde_json, and was never an id here.
+        b'-' | b'0'..=b'9' if raw != "-0" => raw.parse::<i64>().ok().map(Id::Integer),
+        _ => None,
+    }
 }
 
 /// The value of checked JSON text.
