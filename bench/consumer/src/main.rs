@@ -51,16 +51,16 @@ fn client_result(r: &ClientResult) -> serde_json::Result<Vec<u8>> {
 fn show<R: MethodSet, N: MethodSet>(
     decoded: Result<Message<R, N>, jsonrpc::ProtocolError>,
     answers: Option<Method>,
-    result: impl Fn(Method, serde_json::Value) -> Result<Vec<u8>, String>,
+    result: impl Fn(Method, &jsonrpc::RawResult) -> Result<Vec<u8>, String>,
 ) -> String {
     match (decoded, answers) {
         (Err(e), _) => format!("error {}", e.code),
-        (Ok(Message::Response { result: raw, .. }), Some(method)) => match result(method, raw) {
+        (Ok(Message::Response { result: raw, .. }), Some(method)) => match result(method, &raw) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => format!("result error: {e}"),
         },
-        (Ok(m), _) => match jsonrpc::encode(&m) {
-            Ok(v) => v.to_string(),
+        (Ok(m), _) => match jsonrpc::encode_to_vec(&m) {
+            Ok(v) => String::from_utf8_lossy(&v).into_owned(),
             Err(e) => format!("encode error: {e}"),
         },
     }
