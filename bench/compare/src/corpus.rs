@@ -71,8 +71,8 @@ impl Schema {
             .join("schema")
             .join(version)
             .join("schema.json");
-        let text =
-            fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let doc: Value = serde_json::from_str(&text)
             .map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
         let pointer = if doc.get("$defs").is_some() {

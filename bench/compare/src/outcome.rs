@@ -330,9 +330,12 @@ pub fn tally<D: Decoder>(
         if let Some(encoded) = D::encode(&decoded) {
             let changed = t.changed.get_or_insert(0);
             let before: Value = serde_json::from_slice(&case.bytes).expect("decoded, so JSON");
-            match encoded.map_err(|e| format!("cannot encode: {e}")).and_then(|b| {
-                serde_json::from_slice::<Value>(&b).map_err(|e| format!("encodes not JSON: {e}"))
-            }) {
+            match encoded
+                .map_err(|e| format!("cannot encode: {e}"))
+                .and_then(|b| {
+                    serde_json::from_slice::<Value>(&b)
+                        .map_err(|e| format!("encodes not JSON: {e}"))
+                }) {
                 Ok(after) => {
                     if let Some(diff) = first_diff(&before, &after, &mut String::new()) {
                         *changed += 1;

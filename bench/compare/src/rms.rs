@@ -55,8 +55,12 @@ impl Decoder for RustMcpSchema {
     fn decode(case: &Case) -> Result<Decoded, String> {
         let bytes = &case.bytes;
         match (case.version, case.from) {
-            ("2025-11-25", Side::Client) => serde_json::from_slice(bytes).map(Decoded::Client2025_11_25),
-            ("2025-11-25", Side::Server) => serde_json::from_slice(bytes).map(Decoded::Server2025_11_25),
+            ("2025-11-25", Side::Client) => {
+                serde_json::from_slice(bytes).map(Decoded::Client2025_11_25)
+            }
+            ("2025-11-25", Side::Server) => {
+                serde_json::from_slice(bytes).map(Decoded::Server2025_11_25)
+            }
             (other, _) => return Err(format!("version {other} not modelled")),
         }
         .map_err(|e| e.to_string())

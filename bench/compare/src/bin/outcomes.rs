@@ -21,7 +21,10 @@ fn row<D: Decoder>(cases: &[&Case], validity: &[Validity], findings: &mut Vec<Fi
     if !D::supports(version) {
         return (D::NAME, None);
     }
-    (D::NAME, Some(outcome::tally::<D>(cases, validity, findings)))
+    (
+        D::NAME,
+        Some(outcome::tally::<D>(cases, validity, findings)),
+    )
 }
 
 fn rows(cases: &[&Case], validity: &[Validity], findings: &mut Vec<Finding>) -> Vec<Row> {
@@ -92,7 +95,10 @@ fn main() {
             for (case, validity) in cases.iter().zip(&validity) {
                 if *validity != Validity::Valid && invalid_shown < 20 {
                     invalid_shown += 1;
-                    eprintln!("{name}: not valid by the schema: {}: {validity:?}", case.name);
+                    eprintln!(
+                        "{name}: not valid by the schema: {}: {validity:?}",
+                        case.name
+                    );
                 }
             }
             let group = format!(
@@ -100,7 +106,10 @@ fn main() {
                 VERSIONS.get(*v).copied().unwrap_or("?"),
                 kind.group()
             );
-            for (i, (decoder, tally)) in rows(cases, &validity, &mut findings).into_iter().enumerate() {
+            for (i, (decoder, tally)) in rows(cases, &validity, &mut findings)
+                .into_iter()
+                .enumerate()
+            {
                 print_row(&group, decoder, tally.as_ref());
                 let total = totals.entry(i).or_insert((decoder, None));
                 if let Some(t) = &tally {
@@ -109,7 +118,11 @@ fn main() {
             }
         }
         for (decoder, total) in totals.values() {
-            print_row(&format!("{} (all it models)", corpus.name), decoder, total.as_ref());
+            print_row(
+                &format!("{} (all it models)", corpus.name),
+                decoder,
+                total.as_ref(),
+            );
         }
         println!();
     }
@@ -136,7 +149,11 @@ fn main() {
             }
             shown += 1;
             let n = seen[&f.detail];
-            let more = if n > 1 { format!(" (and {} more like it)", n - 1) } else { String::new() };
+            let more = if n > 1 {
+                format!(" (and {} more like it)", n - 1)
+            } else {
+                String::new()
+            };
             println!("  {}: {}{more}", f.case, f.detail);
         }
     }
