@@ -349,7 +349,7 @@ struct Line {
     session: String,
     #[serde(default)]
     peer: Option<String>,
-    version: String,
+    version: Option<String>,
     from: String,
     answers: Option<String>,
     text: String,
@@ -393,8 +393,10 @@ pub fn traffic(dir: &Path) -> Result<Corpus, String> {
 
 fn traffic_case(at: &str, line: &str) -> Result<Case, String> {
     let line: Line = serde_json::from_str(line).map_err(|e| format!("not a traffic line: {e}"))?;
-    let version = version(&line.version)
-        .ok_or_else(|| format!("protocol version `{}` unknown", line.version))?;
+    let named = line
+        .version
+        .ok_or("no protocol version (outside any session)")?;
+    let version = version(&named).ok_or_else(|| format!("protocol version `{named}` unknown"))?;
     let from = match line.from.as_str() {
         "client" => Side::Client,
         "server" => Side::Server,
