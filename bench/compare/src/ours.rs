@@ -32,9 +32,9 @@ fn route_message<R: MethodSet, N: MethodSet>(message: &Message<R, N>) -> Route {
         Message::Request { request, .. } => {
             Route::To(Kind::Request, Target::Method(request.method().to_string()))
         }
-        Message::Notification(n) => {
-            Route::To(Kind::Notification, Target::Method(n.method().to_string()))
-        }
+        Message::Notification {
+            notification: n, ..
+        } => Route::To(Kind::Notification, Target::Method(n.method().to_string())),
         Message::Response { .. } => {
             Route::To(Kind::Result, Target::CatchAll("Response (raw)".into()))
         }
