@@ -300,7 +300,11 @@ pub fn synthetic() -> Corpus {
                     return;
                 }
             };
-            for group in corpus.groups.iter().filter(|g| g.name != "examples") {
+            // The recorded traffic is a corpus of its own (`traffic`), read as it was
+            // recorded, rejections included.
+            let synthetic =
+                |g: &&mcp_bench::Group| g.name != "examples" && !g.name.starts_with("traffic");
+            for group in corpus.groups.iter().filter(synthetic) {
                 for (i, entry) in group.entries.iter().enumerate() {
                     let Some(kind) = serde_json::from_slice::<Value>(&entry.bytes)
                         .ok()

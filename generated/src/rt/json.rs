@@ -600,7 +600,8 @@ impl<'a> Parser<'a> {
     }
 }
 
-fn kind(first: u8) -> &'static str {
+/// The JSON kind of a value, from its first character, for messages ("a string").
+pub(crate) fn kind(first: u8) -> &'static str {
     match first {
         b'{' => "an object",
         b'[' => "an array",

@@ -377,12 +377,11 @@ impl ProtocolError {
         if self.id.is_none() {
             extra.insert("id".into(), Value::Null);
         }
-        let message: Message<Never, Never> = Message::Error {
-            id: self.id.clone(),
-            error: self.to_error_object(),
-            extra,
-        };
-        encode_text(&message)
+        encode_text(&ErrorResponse {
+            id: self.id.as_ref(),
+            error: &self.to_error_object(),
+            extra: &extra,
+        })
     }
 }
 
@@ -412,14 +411,7 @@ pub fn decode<R: MethodSet, N: MethodSet>(
     let (_, checked) = json::check_bytes(bytes).map_err(parse_error)?;
     let one = |noted| -> Result<Message<R, N>, ProtocolError> {
         let envelope = envelope(noted)?;
-        finish(envelope, options, &mut |id, result, extra| {
-            Message::Response {
-                id,
-                result: RawResult(result.into()),
-                extra,
-            }
-        })
-        .map(|(message, _)| message)
+        finish(envelope, options, &mut raw_response).map(|(message, _)| message)
     };
     match top(checked, options)? {
         Top::One(noted) => one(noted),
@@ -428,6 +420,15 @@ pub fn decode<R: MethodSet, N: MethodSet>(
             .map(|item| item.and_then(one))
             .collect::<Result<_, _>>()
             .map(Message::Batch),
+    }
+}
+
+/// A result response whose result stays as it came.
+fn raw_response<R, N>(id: Id, raw: &str, extra: Extra) -> Message<R, N> {
+    Message::Response {
+        id,
+        result: RawResult(raw.into()),
+        extra,
     }
 }
 
@@ -675,14 +676,7 @@ fn value_of(raw: &str) -> Value {
 
 /// The JSON kind of checked JSON text, from its first character.
 fn kind_of(raw: &str) -> &'static str {
-    match raw.as_bytes().first() {
-        Some(b'{') => "an object",
-        Some(b'[') => "an array",
-        Some(b'"') => "a string",
-        Some(b't' | b'f') => "a boolean",
-        Some(b'n') => "null",
-        _ => "a number",
-    }
+    raw.as_bytes().first().map_or("nothing", |&b| json::kind(b))
 }
 
 /// Decodes the payload of a request or notification (layer 3), and turns a result
@@ -845,11 +839,7 @@ pub fn receive_typed<R: MethodSet, N: MethodSet, S: ResultSet>(
             result: S::decode_checked(method, raw),
             extra,
         },
-        None => Incoming::Message(Message::Response {
-            id,
-            result: RawResult(raw.into()),
-            extra,
-        }),
+        None => Incoming::Message(raw_response(id, raw, extra)),
     };
     match top(checked, options)? {
         Top::One(noted) => {
@@ -860,14 +850,7 @@ pub fn receive_typed<R: MethodSet, N: MethodSet, S: ResultSet>(
             .into_iter()
             .map(|item| {
                 let envelope = envelope(item?)?;
-                finish::<R, N, Message<R, N>>(envelope, options, &mut |id, raw, extra| {
-                    Message::Response {
-                        id,
-                        result: RawResult(raw.into()),
-                        extra,
-                    }
-                })
-                .map(|(m, _)| m)
+                finish::<R, N, Message<R, N>>(envelope, options, &mut raw_response).map(|(m, _)| m)
             })
             .collect::<Result<_, _>>()
             .map(|items| Incoming::Message(Message::Batch(items))),
@@ -911,16 +894,12 @@ impl<R: MethodSet, N: MethodSet> Serialize for Message<R, N> {
             Message::Response { id, result, extra } => {
                 Response { id, result, extra }.serialize(serializer)
             }
-            Message::Error { id, error, extra } => {
-                let mut map = serializer.serialize_map(None)?;
-                map.serialize_entry("jsonrpc", "2.0")?;
-                if let Some(id) = id {
-                    map.serialize_entry("id", id)?;
-                }
-                map.serialize_entry("error", error)?;
-                extras(&mut map, extra)?;
-                map.end()
+            Message::Error { id, error, extra } => ErrorResponse {
+                id: id.as_ref(),
+                error,
+                extra,
             }
+            .serialize(serializer),
             Message::Batch(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
@@ -953,23 +932,27 @@ impl<T: Serialize> Serialize for Response<'_, T> {
     }
 }
 
-/// A set with no method, for messages that carry none.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Never {}
+/// An error response: `jsonrpc`, `id` (when it names one), `error`, then the extra
+/// members. What [`Message::Error`] writes, and the answers the crate makes itself.
+pub(crate) struct ErrorResponse<'a> {
+    pub(crate) id: Option<&'a Id>,
+    pub(crate) error: &'a ErrorObject,
+    pub(crate) extra: &'a Extra,
+}
 
-impl MethodSet for Never {
-    const NAME: &'static str = "message";
-    fn decode_checked(_: &str, _: Option<&str>) -> Result<Option<Self>, DecodeError> {
-        Ok(None)
-    }
-    fn other(_: String, _: Option<Value>) -> Self {
-        unreachable!("decoded with UnknownMethods::Reject only")
-    }
-    fn method(&self) -> &str {
-        match *self {}
-    }
-    fn write_params<M: serde::ser::SerializeMap>(&self, _: &mut M) -> Result<(), M::Error> {
-        match *self {}
+impl Serialize for ErrorResponse<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("jsonrpc", "2.0")?;
+        if let Some(id) = self.id {
+            map.serialize_entry("id", id)?;
+        }
+        map.serialize_entry("error", self.error)?;
+        for (k, v) in self.extra {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 

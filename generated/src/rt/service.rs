@@ -24,8 +24,8 @@ use serde_json::{Map, Value};
 
 use super::json;
 use super::jsonrpc::{
-    self, ErrorObject, Extra, Id, Kind, Message, MethodSet, Never, Options, ProtocolError,
-    RawResult, ResultError, Top, UnknownMethods, codes,
+    self, ErrorObject, Extra, Id, Kind, Message, MethodSet, Options, ProtocolError, RawResult,
+    ResultError, Top, UnknownMethods, codes,
 };
 use super::method::{Notification, Request};
 
@@ -475,10 +475,10 @@ pub fn respond<T: Serialize>(id: &Id, result: Result<T, ErrorObject>) -> String 
         },
         Err(error) => error,
     };
-    jsonrpc::encode_text(&Message::<Never, Never>::Error {
-        id: Some(id.clone()),
-        error,
-        extra: Extra::new(),
+    jsonrpc::encode_text(&jsonrpc::ErrorResponse {
+        id: Some(id),
+        error: &error,
+        extra: &Extra::new(),
     })
 }
 
