@@ -10,7 +10,7 @@
 //!
 //! Only `measured` (the `N` passes) is counted, so the total over `N` is one pass. Functions:
 //! `decode_typed`, `decode_value`, `decode_ignored`, `encode_typed`, `encode_value`, as in
-//! `benches/codec.rs`.
+//! `benches/codec.rs`; `serve`, `decode_encode`, as in `benches/serve.rs`.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -86,6 +86,16 @@ fn measured<T: Typed>(
             "encode_value" => {
                 for v in values {
                     black_box(serde_json::to_vec(black_box(v)).unwrap());
+                }
+            }
+            "serve" => {
+                for e in &group.entries {
+                    black_box(T::serve(black_box(e)));
+                }
+            }
+            "decode_encode" => {
+                for e in &group.entries {
+                    black_box(T::decode_encode(black_box(e)).expect("decodes"));
                 }
             }
             other => panic!("no function {other}"),

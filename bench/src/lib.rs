@@ -41,6 +41,7 @@ use std::path::{Path, PathBuf};
 
 use mcp_spec_types::rt::jsonrpc::{self, Id, UnknownMethods};
 use mcp_spec_types::rt::method::{Direction, MessageKind};
+use mcp_spec_types::rt::service;
 use serde_json::{Map, Value, json};
 
 /// Who sent a message, so which side decodes it.
@@ -225,6 +226,68 @@ pub trait Typed {
     fn encode(decoded: &DecodedOf<Self>) -> Result<Vec<u8>, String>
     where
         Self: Sized;
+    /// Serves a request or notification as a server (a message from the client) or a
+    /// client (from the server) does, through the version's `serve_client_message` /
+    /// `serve_server_message` with a handler that implements nothing ([`Trivial`]: every
+    /// request answered -32601, every notification ignored): the answer, if any. `None`
+    /// for a response, which is not served.
+    fn serve(entry: &Entry) -> Option<String>;
+    /// What [`serve`](Self::serve) does, as decode and encode: the message decoded by
+    /// the side's decoder (`decode_from_client` / `decode_from_server`), and a request's
+    /// answer (the -32601 error the trivial handler gives) encoded by
+    /// `rt::jsonrpc::encode_to_vec`. The same bytes as `serve`'s answer.
+    fn decode_encode(entry: &Entry) -> Result<Option<Vec<u8>>, String>;
+}
+
+/// A handler that implements no method: the trait defaults answer every request with
+/// -32601 and ignore every notification. What the serve benchmark puts behind the
+/// dispatch functions, so that it measures the serve path and not a handler.
+#[derive(Debug, Clone, Copy)]
+pub struct Trivial;
+
+/// A transport that never carries anything (the trivial handler never calls the peer).
+struct Nowhere;
+
+impl service::Transport for Nowhere {
+    fn request(
+        &self,
+        _: Id,
+        _: String,
+    ) -> service::BoxFuture<'_, Result<String, service::TransportError>> {
+        Box::pin(async { Err(service::TransportError::new("nowhere")) })
+    }
+
+    fn notify(&self, _: String) -> service::BoxFuture<'_, Result<(), service::TransportError>> {
+        Box::pin(async { Err(service::TransportError::new("nowhere")) })
+    }
+}
+
+/// A peer over [`Nowhere`].
+fn nowhere() -> service::Peer {
+    service::Peer::new(Nowhere)
+}
+
+/// The output of a future that is ready when first polled (the trivial handler's are).
+///
+/// # Panics
+/// If the future is not ready.
+pub fn ready<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(output) => output,
+        std::task::Poll::Pending => panic!("the trivial handler's future waited"),
+    }
+}
+
+/// The error response a server or client without a handler for `method` answers request
+/// `id` with.
+fn not_handled<R, N>(id: Id, method: &str) -> jsonrpc::Message<R, N> {
+    jsonrpc::Message::Error {
+        id: Some(id),
+        error: service::method_not_found(method),
+        extra: jsonrpc::Extra::new(),
+    }
 }
 
 /// Calls back with every version's [`Typed`] implementation.
@@ -306,6 +369,60 @@ macro_rules! versions {
                     }
                 }
 
+                fn serve(entry: &Entry) -> Option<String> {
+                    use mcp_spec_types::$m::handlers as hs;
+                    // Made once, as a server or client makes its peer once per connection.
+                    static PEERS: std::sync::OnceLock<(hs::ClientPeer, hs::ServerPeer)> =
+                        std::sync::OnceLock::new();
+                    let (client, server) =
+                        PEERS.get_or_init(|| (hs::ClientPeer(nowhere()), hs::ServerPeer(nowhere())));
+                    let policy = service::Open;
+                    match entry.from {
+                        Side::Client => ready(hs::serve_client_message(
+                            &Trivial,
+                            &policy,
+                            client,
+                            &entry.bytes,
+                        )),
+                        Side::Server => ready(hs::serve_server_message(
+                            &Trivial,
+                            &policy,
+                            server,
+                            &entry.bytes,
+                        )),
+                    }
+                }
+
+                fn decode_encode(entry: &Entry) -> Result<Option<Vec<u8>>, String> {
+                    use jsonrpc::{MethodSet as _, Message, encode_to_vec};
+                    use mcp_spec_types::$m::methods as ms;
+                    let text = |e: serde_json::Error| e.to_string();
+                    match entry.from {
+                        Side::Client => {
+                            match ms::decode_from_client(&entry.bytes, UnknownMethods::Reject)
+                                .map_err(|e| e.to_string())?
+                            {
+                                Message::Request { id, request, .. } => {
+                                    let answer: ms::ServerMessage = not_handled(id, request.method());
+                                    encode_to_vec(&answer).map(Some).map_err(text)
+                                }
+                                _ => Ok(None),
+                            }
+                        }
+                        Side::Server => {
+                            match ms::decode_from_server(&entry.bytes, UnknownMethods::Reject)
+                                .map_err(|e| e.to_string())?
+                            {
+                                Message::Request { id, request, .. } => {
+                                    let answer: ms::ClientMessage = not_handled(id, request.method());
+                                    encode_to_vec(&answer).map(Some).map_err(text)
+                                }
+                                _ => Ok(None),
+                            }
+                        }
+                    }
+                }
+
                 fn encode(decoded: &DecodedOf<Self>) -> Result<Vec<u8>, String> {
                     match decoded {
                         Decoded::FromClient(m) => jsonrpc::encode_to_vec(m),
@@ -316,6 +433,11 @@ macro_rules! versions {
                     .map_err(|e| e.to_string())
                 }
             }
+        )*
+
+        $(
+            impl mcp_spec_types::$m::handlers::ServerHandler for Trivial {}
+            impl mcp_spec_types::$m::handlers::ClientHandler for Trivial {}
         )*
 
         /// Calls `visitor` with every version, oldest first, `draft` last.
@@ -1010,6 +1132,65 @@ mod tests {
             eprintln!("note: {n}");
         }
         assert!(check.failures.is_empty(), "{}", check.failures.join("\n"));
+    }
+
+    /// Serves every request and notification of every group and compares the answer with
+    /// what decode and encode give: what the serve benchmark compares must be the same
+    /// work. Counts the requests answered, to show the comparison is not empty.
+    struct ServeCheck {
+        failures: Vec<String>,
+        answered: usize,
+        ignored: usize,
+    }
+
+    impl EachVersion for ServeCheck {
+        fn visit<T: Typed>(&mut self) {
+            let corpus = corpus::<T>().unwrap();
+            for group in &corpus.groups {
+                for entry in &group.entries {
+                    if entry.answers.is_some() {
+                        continue;
+                    }
+                    let what = format!("{} {} {}", T::VERSION, group.name, entry.name);
+                    let served = T::serve(entry);
+                    match T::decode_encode(entry) {
+                        Err(e) => self.failures.push(format!("{what}: decode: {e}")),
+                        Ok(expected) => {
+                            if served.as_deref().map(str::as_bytes) != expected.as_deref() {
+                                self.failures.push(format!(
+                                    "{what}: served {served:?}, decode and encode give {:?}",
+                                    expected.map(|b| String::from_utf8_lossy(&b).into_owned())
+                                ));
+                            } else if served.is_some() {
+                                self.answered += 1;
+                            } else {
+                                self.ignored += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn serving_answers_what_decode_and_encode_give() {
+        let mut check = ServeCheck {
+            failures: Vec::new(),
+            answered: 0,
+            ignored: 0,
+        };
+        each_version(&mut check);
+        eprintln!("{} answered, {} ignored", check.answered, check.ignored);
+        assert!(check.failures.is_empty(), "{}", check.failures.join("\n"));
+        // The recorded requests of 2025-11-25 and 2026-07-28 (83) and the examples'
+        // requests are answered; notifications and errors are not.
+        assert!(
+            check.answered >= 83 && check.ignored >= 36,
+            "{} answered, {} ignored",
+            check.answered,
+            check.ignored
+        );
     }
 
     #[test]

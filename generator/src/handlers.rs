@@ -250,14 +250,18 @@ fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenS
     quote! {
         #[doc = #doc]
         pub async fn #fn_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, message: &[u8]) -> ::std::option::Option<::std::string::String> {
-            let (items, batch) = crate::rt::service::receive::<#req_set, #note_set>(message, super::methods::BATCHES);
-            let mut answers = ::std::vec::Vec::new();
-            for item in items {
-                if let Some(answer) = #one_name(handler, policy, peer, item).await {
-                    answers.push(answer);
+            match crate::rt::service::receive::<#req_set, #note_set>(message, super::methods::BATCHES) {
+                crate::rt::service::Received::One(item) => #one_name(handler, policy, peer, item).await,
+                crate::rt::service::Received::Batch(items) => {
+                    let mut answers = ::std::vec::Vec::new();
+                    for item in items {
+                        if let Some(answer) = #one_name(handler, policy, peer, item).await {
+                            answers.push(answer);
+                        }
+                    }
+                    crate::rt::service::batch_reply(answers)
                 }
             }
-            crate::rt::service::reply(answers, batch)
         }
 
         async fn #one_name<H: #handler, P: Policy>(handler: &H, policy: &P, peer: &#peer, item: crate::rt::service::Serve<#req_set, #note_set>) -> ::std::option::Option<::std::string::String> {

@@ -236,7 +236,10 @@ fn check_serve<R, N>(
     R: MethodSet + std::fmt::Debug + PartialEq,
     N: MethodSet + std::fmt::Debug + PartialEq,
 {
-    let (items, batch) = service::receive::<R, N>(data, batches);
+    let (items, batch) = match service::receive::<R, N>(data, batches) {
+        service::Received::One(item) => (vec![item], false),
+        service::Received::Batch(items) => (items, true),
+    };
     let answer = serve(data);
     // What serve must give for one message that decode gave.
     fn expect<R: MethodSet + PartialEq, N: MethodSet + PartialEq>(
@@ -276,7 +279,7 @@ fn check_serve<R, N>(
                 same &= s;
                 answers.extend(a);
             }
-            (same, service::reply(answers, true))
+            (same, service::batch_reply(answers))
         }
         (Ok(m), [item], false) => {
             let (s, a) = expect(m, item, &meta_of(data));

@@ -332,25 +332,32 @@ pub enum Serve<R, N> {
     Ignore,
 }
 
-/// Decodes one incoming message (each element of a batch on its own) by the crate's one
-/// decoder, for the generated `serve_*_message`; and whether it was a batch.
+/// What [`receive`] read: one message, or the elements of a batch.
 #[doc(hidden)]
-pub fn receive<R: MethodSet, N: MethodSet>(
-    message: &[u8],
-    batches: bool,
-) -> (Vec<Serve<R, N>>, bool) {
+#[derive(Debug)]
+pub enum Received<R, N> {
+    /// One message.
+    One(Serve<R, N>),
+    /// A batch: each element on its own.
+    Batch(Vec<Serve<R, N>>),
+}
+
+/// Decodes one incoming message (each element of a batch on its own) by the crate's one
+/// decoder, for the generated `serve_*_message`.
+#[doc(hidden)]
+pub fn receive<R: MethodSet, N: MethodSet>(message: &[u8], batches: bool) -> Received<R, N> {
     let options = Options {
         unknown_methods: UnknownMethods::Reject,
         batches,
     };
     let checked = match json::check_bytes(message) {
         Ok((_, checked)) => checked,
-        Err(e) => return (vec![answer(jsonrpc::parse_error(e))], false),
+        Err(e) => return Received::One(answer(jsonrpc::parse_error(e))),
     };
     match jsonrpc::top(checked, options) {
-        Err(e) => (vec![answer(e)], false),
-        Ok(Top::One(noted)) => (vec![serve_one(noted, options)], false),
-        Ok(Top::Batch(items)) => (
+        Err(e) => Received::One(answer(e)),
+        Ok(Top::One(noted)) => Received::One(serve_one(noted, options)),
+        Ok(Top::Batch(items)) => Received::Batch(
             items
                 .into_iter()
                 .map(|item| match item {
@@ -358,7 +365,6 @@ pub fn receive<R: MethodSet, N: MethodSet>(
                     Err(e) => answer(e),
                 })
                 .collect(),
-            true,
         ),
     }
 }
@@ -396,13 +402,9 @@ fn answer<R, N>(e: ProtocolError) -> Serve<R, N> {
     }
 }
 
-/// The reply to what [`receive`] gave: the one answer, or a batch of the answers (none
-/// when nothing needs an answer).
+/// The reply to a batch: the answers as a batch, or none when nothing needs an answer.
 #[doc(hidden)]
-pub fn reply(mut answers: Vec<String>, batch: bool) -> Option<String> {
-    if !batch {
-        return answers.pop();
-    }
+pub fn batch_reply(answers: Vec<String>) -> Option<String> {
     (!answers.is_empty()).then(|| format!("[{}]", answers.join(",")))
 }
 

@@ -323,17 +323,24 @@ pub async fn serve_client_message<H: ServerHandler, P: Policy>(
     peer: &ClientPeer,
     message: &[u8],
 ) -> ::std::option::Option<::std::string::String> {
-    let (items, batch) = crate::rt::service::receive::<
+    match crate::rt::service::receive::<
         super::methods::ClientRequest,
         super::methods::ClientNotification,
-    >(message, super::methods::BATCHES);
-    let mut answers = ::std::vec::Vec::new();
-    for item in items {
-        if let Some(answer) = serve_client_one(handler, policy, peer, item).await {
-            answers.push(answer);
+    >(message, super::methods::BATCHES) {
+        crate::rt::service::Received::One(item) => {
+            serve_client_one(handler, policy, peer, item).await
+        }
+        crate::rt::service::Received::Batch(items) => {
+            let mut answers = ::std::vec::Vec::new();
+            for item in items {
+                if let Some(answer) = serve_client_one(handler, policy, peer, item).await
+                {
+                    answers.push(answer);
+                }
+            }
+            crate::rt::service::batch_reply(answers)
         }
     }
-    crate::rt::service::reply(answers, batch)
 }
 
 async fn serve_client_one<H: ServerHandler, P: Policy>(
@@ -484,17 +491,24 @@ pub async fn serve_server_message<H: ClientHandler, P: Policy>(
     peer: &ServerPeer,
     message: &[u8],
 ) -> ::std::option::Option<::std::string::String> {
-    let (items, batch) = crate::rt::service::receive::<
+    match crate::rt::service::receive::<
         super::methods::ServerRequest,
         super::methods::ServerNotification,
-    >(message, super::methods::BATCHES);
-    let mut answers = ::std::vec::Vec::new();
-    for item in items {
-        if let Some(answer) = serve_server_one(handler, policy, peer, item).await {
-            answers.push(answer);
+    >(message, super::methods::BATCHES) {
+        crate::rt::service::Received::One(item) => {
+            serve_server_one(handler, policy, peer, item).await
+        }
+        crate::rt::service::Received::Batch(items) => {
+            let mut answers = ::std::vec::Vec::new();
+            for item in items {
+                if let Some(answer) = serve_server_one(handler, policy, peer, item).await
+                {
+                    answers.push(answer);
+                }
+            }
+            crate::rt::service::batch_reply(answers)
         }
     }
-    crate::rt::service::reply(answers, batch)
 }
 
 async fn serve_server_one<H: ClientHandler, P: Policy>(
