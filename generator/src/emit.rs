@@ -66,70 +66,6 @@ pub(crate) fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
 struct Emitter {
     /// Schema definition name → Rust name, for doc links.
     links: BTreeMap<String, String>,
-    /// The unions that are the item type of an array (directly or through an alias).
-    array_items: BTreeSet<String>,
-    /// The item types of arrays (as named there) that are, or alias, a union with a tag:
-    /// the arrays whose elements are decoded where they go (`fill_union_seq`).
-    straight_items: BTreeSet<String>,
-}
-
-/// The item types of arrays somewhere in the model that are unions, directly or through
-/// aliases, each with the union it names. Such unions' values come in numbers (content
-/// blocks), so where they have a tag they decode an object whose tag comes first straight
-/// from the input (`Arms::STRAIGHT`), and their arrays push each element where it is
-/// decoded (`fill_union_seq`).
-fn array_item_unions(model: &Model) -> BTreeMap<String, String> {
-    let by_name: BTreeMap<&str, &TypeDef> =
-        model.types.iter().map(|t| (t.name.as_str(), t)).collect();
-    let union_of = |name: &str| -> Option<String> {
-        let mut name = name;
-        for _ in 0..by_name.len() {
-            match &by_name.get(name)?.kind {
-                Kind::Union { .. } => return Some(name.to_string()),
-                Kind::Alias {
-                    target: TypeRef::Named(next),
-                } => name = next,
-                _ => return None,
-            }
-        }
-        None
-    };
-    fn items<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
-        match ty {
-            TypeRef::Array(inner) => {
-                if let TypeRef::Named(n) = &**inner {
-                    out.push(n);
-                }
-                items(inner, out);
-            }
-            TypeRef::Map(inner) => items(inner, out),
-            _ => {}
-        }
-    }
-    let mut names = Vec::new();
-    for t in &model.types {
-        match &t.kind {
-            Kind::Struct { fields, additional } => {
-                for f in fields {
-                    items(&f.ty, &mut names);
-                }
-                if let Some(a) = additional {
-                    items(a, &mut names);
-                }
-            }
-            Kind::Union { variants, .. } => {
-                for v in variants {
-                    items(&v.ty, &mut names);
-                }
-            }
-            Kind::Alias { target } => items(target, &mut names),
-            Kind::StringEnum { .. } => {}
-        }
-    }
-    names
-        .into_iter()
-        .filter_map(|n| Some((n.to_string(), union_of(n)?)))
-        .collect()
 }
 
 /// Emits the files of one version's module, as `(file name, contents)` pairs.
@@ -142,22 +78,7 @@ pub fn emit(model: &Model, source: &str) -> Result<Vec<(String, String)>, Error>
             Origin::Inline(_) | Origin::Results(_) => None,
         })
         .collect();
-    let item_unions = array_item_unions(model);
-    let tagged: BTreeSet<&str> = model
-        .types
-        .iter()
-        .filter(|t| matches!(&t.kind, Kind::Union { tag: Some(_), .. }))
-        .map(|t| t.name.as_str())
-        .collect();
-    let em = Emitter {
-        links,
-        array_items: item_unions.values().cloned().collect(),
-        straight_items: item_unions
-            .iter()
-            .filter(|(_, union)| tagged.contains(union.as_str()))
-            .map(|(item, _)| item.clone())
-            .collect(),
-    };
+    let em = Emitter { links };
     let head = header(source, &model.schema_sha256);
 
     let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
@@ -603,17 +524,9 @@ impl Emitter {
         });
         let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
         // How each property's value fills its slot: an array of generated types grows
-        // from one element (`fill_seq`), an array of a tagged union pushes each element
-        // where it is decoded (`fill_union_seq`); anything else as serde decodes it (`fill`).
+        // from one element (`fill_seq`); anything else as serde decodes it (`fill`).
         let fills = fields.iter().map(|f| match &f.ty {
             TypeRef::Array(inner) if !f.nullable => match &**inner {
-                TypeRef::Named(item) if self.straight_items.contains(item) => {
-                    if f.required {
-                        quote!(fill_union_seq)
-                    } else {
-                        quote!(fill_optional_union_seq)
-                    }
-                }
                 TypeRef::Named(_) if f.required => quote!(fill_seq),
                 TypeRef::Named(_) => quote!(fill_optional_seq),
                 _ => quote!(fill),
@@ -732,47 +645,6 @@ impl Emitter {
         };
         let type_name = t.name.as_str();
         let idx = 0..variants.len();
-        // Arms that a string or an integer decodes to as it is, whatever its value: the
-        // union decodes such a scalar into them without reading it into a `Value` first.
-        let plain = |want: &TypeRef| -> Vec<(usize, Ident)> {
-            variants
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| &v.ty == want)
-                .map(|(i, v)| (i, ident(&v.name)))
-                .collect()
-        };
-        let strings = plain(&TypeRef::String);
-        let string_arm = (!strings.is_empty()).then(|| {
-            let (i, v): (Vec<usize>, Vec<Ident>) = strings.into_iter().unzip();
-            quote! {
-                fn string_arm(index: usize, v: ::std::string::String) -> ::std::result::Result<Self, ::std::string::String> {
-                    match index {
-                        #( #i => ::std::result::Result::Ok(Self::#v(v)), )*
-                        _ => ::std::result::Result::Err(v),
-                    }
-                }
-            }
-        });
-        // Values that come in numbers (array items) with a tag: decoded straight from the
-        // input when the tag comes first (see `rt::union`).
-        let straight = (tag.is_some() && self.array_items.contains(&t.name)).then(|| {
-            quote!(
-                const STRAIGHT: bool = true;
-            )
-        });
-        let integers = plain(&TypeRef::Integer);
-        let integer_arm = (!integers.is_empty()).then(|| {
-            let (i, v): (Vec<usize>, Vec<Ident>) = integers.into_iter().unzip();
-            quote! {
-                fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-                    match index {
-                        #( #i => ::std::option::Option::Some(Self::#v(v)), )*
-                        _ => ::std::option::Option::None,
-                    }
-                }
-            }
-        });
         let from_impls = variants
             .iter()
             .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
@@ -819,9 +691,6 @@ impl Emitter {
                         )),
                     }
                 }
-                #straight
-                #string_arm
-                #integer_arm
             }
             #( #from_impls )*
         }
@@ -1274,13 +1143,7 @@ fn method_sets(model: &Model) -> TokenStream {
         });
         let arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));
-            // A union of results (the result, or a task) tries its usual arm in one pass.
-            let decode = if m.results.len() > 1 {
-                quote!(decode_union_result_checked)
-            } else {
-                quote!(decode_result_checked)
-            };
-            quote!(Method::#v => crate::rt::jsonrpc::#decode::<#v>(raw).map(Self::#v),)
+            quote!(Method::#v => crate::rt::jsonrpc::decode_result_checked::<#v>(raw).map(Self::#v),)
         });
         let ser_arms = methods.iter().map(|m| {
             let v = ident(&marker_name(m));

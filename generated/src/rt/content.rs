@@ -9,9 +9,6 @@
 //! field. A text content block, `{"type":"text","text":"…"}`, costs one allocation for
 //! its members and one for its text, where a `Value` took five.
 //!
-//! A union whose tag comes first reads its object member by member instead ([`Pull`],
-//! [`Pulled`]), each value a [`Content`], through the same decoders.
-//!
 //! It replays the value as it was read: members in their order (a property given twice
 //! is given twice), numbers as [`serde_json::Number`] (so as `serde_json` itself reads
 //! them), errors as `serde_json::Error` with the same messages a `Value` gives.
@@ -226,49 +223,14 @@ fn visit_map<'de, V: Visitor<'de>>(
 ) -> Result<V::Value, Error> {
     let len = members.len();
     let mut map = Members {
-        source: Source::Read(members.into_iter()),
+        members: members.into_iter(),
         value: None,
     };
     let value = visitor.visit_map(&mut map)?;
-    if map.unread()? {
+    if map.members.len() > 0 {
         return Err(de::Error::invalid_length(len, &"fewer elements in map"));
     }
     Ok(value)
-}
-
-/// An object read member by member, each value read whole as it comes: what a union
-/// decodes an object whose tag comes first from (see `union`).
-pub(crate) trait Pull<'de> {
-    /// The next member; `None` at the end of the object.
-    fn pull(&mut self) -> Result<Option<(Cow<'de, str>, Content<'de>)>, Error>;
-}
-
-/// An object given by a [`Pull`], as a deserializer. Its decoders see the same map type as
-/// those of a [`Content`] object, so that no decoder is compiled once more for it.
-pub(crate) struct Pulled<'a, 'de>(pub(crate) &'a mut dyn Pull<'de>);
-
-impl<'de> Deserializer<'de> for Pulled<'_, 'de> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let mut map = Members {
-            source: Source::Pull(self.0),
-            value: None,
-        };
-        let value = visitor.visit_map(&mut map)?;
-        if map.unread()? {
-            return Err(de::Error::custom(
-                "fewer elements in map: the decoder left members unread",
-            ));
-        }
-        Ok(value)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
 }
 
 struct Items<'de>(std::vec::IntoIter<Content<'de>>);
@@ -288,41 +250,20 @@ impl<'de> SeqAccess<'de> for Items<'de> {
     }
 }
 
-/// The members of an object: read whole, or pulled one by one. The two are one type (the
-/// lifetime of the borrow aside, which compiles to nothing), so that every decoder of an
-/// object compiles once for both.
-struct Members<'a, 'de> {
-    source: Source<'a, 'de>,
+/// The members of an object read whole.
+struct Members<'de> {
+    members: std::vec::IntoIter<(Cow<'de, str>, Content<'de>)>,
     value: Option<Content<'de>>,
 }
 
-enum Source<'a, 'de> {
-    Read(std::vec::IntoIter<(Cow<'de, str>, Content<'de>)>),
-    Pull(&'a mut dyn Pull<'de>),
-}
-
-impl Members<'_, '_> {
-    /// Whether members are left after the decoder finished (it stopped reading early).
-    fn unread(&mut self) -> Result<bool, Error> {
-        Ok(match &mut self.source {
-            Source::Read(iter) => iter.len() > 0,
-            Source::Pull(source) => source.pull()?.is_some(),
-        })
-    }
-}
-
-impl<'de> MapAccess<'de> for Members<'_, 'de> {
+impl<'de> MapAccess<'de> for Members<'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let next = match &mut self.source {
-            Source::Read(iter) => iter.next(),
-            Source::Pull(source) => source.pull()?,
-        };
-        match next {
+        match self.members.next() {
             Some((key, value)) => {
                 self.value = Some(value);
                 key_deserializer(key, seed).map(Some)
@@ -339,10 +280,7 @@ impl<'de> MapAccess<'de> for Members<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        match &self.source {
-            Source::Read(iter) => Some(iter.len()),
-            Source::Pull(_) => None,
-        }
+        Some(self.members.len())
     }
 }
 

@@ -1044,20 +1044,6 @@ pub fn decode_result_checked<M: Request>(raw: &str) -> Result<M::Result, ResultE
     })
 }
 
-/// [`decode_result_checked`] for a `result` that is a union of results: in one pass when
-/// the rules choose the union's usual arm (the method's own result), the usual way
-/// otherwise.
-#[doc(hidden)]
-pub fn decode_union_result_checked<M: Request>(raw: &str) -> Result<M::Result, ResultError>
-where
-    M::Result: crate::rt::union::Arms,
-{
-    match crate::rt::union::usual_arm_from_text::<M::Result>(raw) {
-        Some(result) => Ok(result),
-        None => decode_result_checked::<M>(raw),
-    }
-}
-
 /// Decodes the `result` of a response to a request of method `M`.
 pub fn decode_result<M: Request>(raw: &RawResult) -> Result<M::Result, ResultError> {
     decode_result_checked::<M>(raw.get())

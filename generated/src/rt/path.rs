@@ -265,10 +265,9 @@ pub(crate) fn from_content_seed<'de, S: DeserializeSeed<'de>>(
     decode_seed(seed, content)
 }
 
-/// Decodes with `seed` from a value a union read whole (a [`Content`]) or reads member by
-/// member (a `Pulled` object), through the same wrapper as [`from_content_seed`] (so that
-/// the decoders are compiled once, and the same for both), with tracking off: the error
-/// has no path.
+/// Decodes with `seed` from a value a union read whole (a [`Content`]), through the same
+/// wrapper as [`from_content_seed`] (so that the decoders are compiled once, and the same
+/// for both), with tracking off: the error has no path.
 pub(crate) fn from_seed_untracked<'de, S, D>(seed: S, de: D) -> Result<S::Value, serde_json::Error>
 where
     S: DeserializeSeed<'de>,

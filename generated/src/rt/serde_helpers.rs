@@ -182,68 +182,6 @@ where
     fill_seeded(slot, map, name, OptionalSeq(Seq(std::marker::PhantomData)))
 }
 
-/// [`fill_seq`] for an array of a union whose values come in numbers (content blocks):
-/// each element goes onto the array where it is decoded (`union::PushSeed`).
-#[doc(hidden)]
-pub fn fill_union_seq<'de, A, U>(
-    slot: &mut Option<Vec<U>>,
-    map: &mut A,
-    name: &'static str,
-) -> Result<(), A::Error>
-where
-    A: serde::de::MapAccess<'de>,
-    U: super::union::Arms,
-{
-    fill_seeded(slot, map, name, UnionSeq(std::marker::PhantomData))
-}
-
-/// [`fill_union_seq`] for an optional array property: `null` is absent, as for the others.
-#[doc(hidden)]
-pub fn fill_optional_union_seq<'de, A, U>(
-    slot: &mut Option<Option<Vec<U>>>,
-    map: &mut A,
-    name: &'static str,
-) -> Result<(), A::Error>
-where
-    A: serde::de::MapAccess<'de>,
-    U: super::union::Arms,
-{
-    fill_seeded(
-        slot,
-        map,
-        name,
-        OptionalSeq(UnionSeq(std::marker::PhantomData)),
-    )
-}
-
-/// A `Vec` of a union, each element pushed where it is decoded, growing from one element.
-struct UnionSeq<U>(std::marker::PhantomData<U>);
-
-impl<'de, U: super::union::Arms> serde::de::DeserializeSeed<'de> for UnionSeq<U> {
-    type Value = Vec<U>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<U>, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de, U: super::union::Arms> serde::de::Visitor<'de> for UnionSeq<U> {
-    type Value = Vec<U>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a sequence")
-    }
-
-    fn visit_seq<S: serde::de::SeqAccess<'de>>(self, mut seq: S) -> Result<Vec<U>, S::Error> {
-        let mut items = Vec::new();
-        while seq
-            .next_element_seed(super::union::PushSeed(&mut items))?
-            .is_some()
-        {}
-        Ok(items)
-    }
-}
-
 /// Pushes `item` onto `items`, which grow 1, 2, 4, … elements rather than from four.
 #[inline]
 pub(crate) fn push_growing<T>(items: &mut Vec<T>, item: T) {
@@ -281,7 +219,7 @@ impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Seq<T> {
     }
 }
 
-/// An optional array (a [`Seq`] or a `UnionSeq`): `null` is `None`.
+/// An optional array (a [`Seq`]): `null` is `None`.
 struct OptionalSeq<S>(S);
 
 impl<'de, S, T> serde::de::DeserializeSeed<'de> for OptionalSeq<S>

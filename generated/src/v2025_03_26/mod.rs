@@ -501,7 +501,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_union_seq(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -659,7 +659,6 @@ impl crate::rt::union::Arms for CallToolResultContentItem {
             }
         }
     }
-    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for CallToolResultContentItem {
@@ -7289,21 +7288,6 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
-        }
-    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -8386,21 +8370,6 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }

@@ -750,7 +750,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_union_seq(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -2553,7 +2553,6 @@ impl crate::rt::union::Arms for ContentBlock {
             }
         }
     }
-    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -3647,21 +3646,6 @@ impl crate::rt::union::Arms for ElicitResultContentValue {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }
@@ -8207,21 +8191,6 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
-        }
-    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -9141,21 +9110,6 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }

@@ -969,7 +969,7 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
                     .map(Self::GetTaskPayload)
             }
             Method::CallTool => {
-                crate::rt::jsonrpc::decode_union_result_checked::<CallTool>(raw)
+                crate::rt::jsonrpc::decode_result_checked::<CallTool>(raw)
                     .map(Self::CallTool)
             }
             Method::ListTools => {
@@ -1059,7 +1059,7 @@ impl crate::rt::jsonrpc::ResultSet for ClientResult {
     ) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
         match method {
             Method::Elicit => {
-                crate::rt::jsonrpc::decode_union_result_checked::<Elicit>(raw)
+                crate::rt::jsonrpc::decode_result_checked::<Elicit>(raw)
                     .map(Self::Elicit)
             }
             Method::Ping => {
@@ -1070,7 +1070,7 @@ impl crate::rt::jsonrpc::ResultSet for ClientResult {
                     .map(Self::ListRoots)
             }
             Method::CreateMessage => {
-                crate::rt::jsonrpc::decode_union_result_checked::<CreateMessage>(raw)
+                crate::rt::jsonrpc::decode_result_checked::<CreateMessage>(raw)
                     .map(Self::CreateMessage)
             }
             Method::CancelTask => {

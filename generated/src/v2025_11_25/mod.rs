@@ -864,7 +864,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_union_seq(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -4064,7 +4064,6 @@ impl crate::rt::union::Arms for ContentBlock {
             }
         }
     }
-    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -6133,21 +6132,6 @@ impl crate::rt::union::Arms for ElicitResultContentValue {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            1usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            2usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }
@@ -12366,21 +12350,6 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
-        }
-    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -13497,21 +13466,6 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }
@@ -15577,7 +15531,6 @@ impl crate::rt::union::Arms for SamplingMessageContentBlock {
             }
         }
     }
-    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
@@ -20406,7 +20359,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_union_seq(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "content",

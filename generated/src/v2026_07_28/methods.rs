@@ -639,7 +639,7 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
                     .map(Self::Complete)
             }
             Method::GetPrompt => {
-                crate::rt::jsonrpc::decode_union_result_checked::<GetPrompt>(raw)
+                crate::rt::jsonrpc::decode_result_checked::<GetPrompt>(raw)
                     .map(Self::GetPrompt)
             }
             Method::ListPrompts => {
@@ -651,7 +651,7 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
                     .map(Self::ListResources)
             }
             Method::ReadResource => {
-                crate::rt::jsonrpc::decode_union_result_checked::<ReadResource>(raw)
+                crate::rt::jsonrpc::decode_result_checked::<ReadResource>(raw)
                     .map(Self::ReadResource)
             }
             Method::ListResourceTemplates => {
@@ -667,7 +667,7 @@ impl crate::rt::jsonrpc::ResultSet for ServerResult {
                     .map(Self::SubscriptionsListen)
             }
             Method::CallTool => {
-                crate::rt::jsonrpc::decode_union_result_checked::<CallTool>(raw)
+                crate::rt::jsonrpc::decode_result_checked::<CallTool>(raw)
                     .map(Self::CallTool)
             }
             Method::ListTools => {

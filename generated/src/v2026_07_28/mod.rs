@@ -965,7 +965,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_union_seq(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f1,
                                 &mut map,
                                 "content",
@@ -2906,7 +2906,6 @@ impl crate::rt::union::Arms for ContentBlock {
             }
         }
     }
-    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for ContentBlock {
@@ -4784,21 +4783,6 @@ impl crate::rt::union::Arms for ElicitResultContentValue {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            1usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            2usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }
@@ -11654,21 +11638,6 @@ impl crate::rt::union::Arms for ProgressToken {
             }
         }
     }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
-        }
-    }
 }
 
 impl ::std::convert::From<::std::string::String> for ProgressToken {
@@ -12946,21 +12915,6 @@ impl crate::rt::union::Arms for RequestId {
                     ),
                 )
             }
-        }
-    }
-    fn string_arm(
-        index: usize,
-        v: ::std::string::String,
-    ) -> ::std::result::Result<Self, ::std::string::String> {
-        match index {
-            0usize => ::std::result::Result::Ok(Self::String(v)),
-            _ => ::std::result::Result::Err(v),
-        }
-    }
-    fn integer_arm(index: usize, v: i64) -> ::std::option::Option<Self> {
-        match index {
-            1usize => ::std::option::Option::Some(Self::Integer(v)),
-            _ => ::std::option::Option::None,
         }
     }
 }
@@ -14977,7 +14931,6 @@ impl crate::rt::union::Arms for SamplingMessageContentBlock {
             }
         }
     }
-    const STRAIGHT: bool = true;
 }
 
 impl ::std::convert::From<TextContent> for SamplingMessageContentBlock {
@@ -18519,7 +18472,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_union_seq(
+                            crate::rt::serde_helpers::fill_seq(
                                 &mut f2,
                                 &mut map,
                                 "content",
