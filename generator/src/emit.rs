@@ -523,16 +523,6 @@ impl Emitter {
             }
         });
         let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
-        // How each property's value fills its slot: an array of generated types grows
-        // from one element (`fill_seq`); anything else as serde decodes it (`fill`).
-        let fills = fields.iter().map(|f| match &f.ty {
-            TypeRef::Array(inner) if !f.nullable => match &**inner {
-                TypeRef::Named(_) if f.required => quote!(fill_seq),
-                TypeRef::Named(_) => quote!(fill_optional_seq),
-                _ => quote!(fill),
-            },
-            _ => quote!(fill),
-        });
         let finals = fields.iter().zip(&slots).map(|(f, slot)| {
             let field = ident(&f.name);
             let wire = &f.wire;
@@ -557,7 +547,7 @@ impl Emitter {
                             let mut extra = <#extra_ty as ::std::default::Default>::default();
                             while let Some(key) = map.next_key::<crate::rt::serde_helpers::Key<'de>>()? {
                                 match key.as_str() {
-                                    #( #wires => crate::rt::serde_helpers::#fills(&mut #slots, &mut map, #wires)?, )*
+                                    #( #wires => crate::rt::serde_helpers::fill(&mut #slots, &mut map, #wires)?, )*
                                     _ => crate::rt::serde_helpers::fill_extra(&mut extra, key, &mut map)?,
                                 }
                             }

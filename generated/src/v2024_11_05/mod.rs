@@ -137,7 +137,7 @@ impl<'de> serde::Deserialize<'de> for AnnotatedAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -477,11 +477,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -2292,7 +2288,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -2773,7 +2769,7 @@ impl<'de> serde::Deserialize<'de> for EmbeddedResourceAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -3131,7 +3127,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -3304,7 +3300,7 @@ impl<'de> serde::Deserialize<'de> for ImageContentAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -4763,11 +4759,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "prompts",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -5003,7 +4995,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -5242,7 +5234,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -5540,11 +5532,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "roots",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -5775,11 +5763,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -6214,11 +6198,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "hints",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -7126,7 +7106,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                 {
                     match key.as_str() {
                         "arguments" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "arguments",
@@ -7837,7 +7817,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "contents",
@@ -8450,7 +8430,7 @@ impl<'de> serde::Deserialize<'de> for ResourceAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -8951,7 +8931,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplateAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -11037,7 +11017,7 @@ impl<'de> serde::Deserialize<'de> for TextContentAnnotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",

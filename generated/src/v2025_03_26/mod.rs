@@ -71,7 +71,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -501,11 +501,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -2345,7 +2341,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -3119,7 +3115,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -4980,11 +4976,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "prompts",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -5220,7 +5212,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -5459,7 +5451,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -5757,11 +5749,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "roots",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -5992,11 +5980,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -6431,11 +6415,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "hints",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -7354,7 +7334,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                 {
                     match key.as_str() {
                         "arguments" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "arguments",
@@ -8094,7 +8074,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "contents",

@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -750,11 +750,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -2775,7 +2771,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -4209,7 +4205,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -5644,11 +5640,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "prompts",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -5884,7 +5876,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -6123,7 +6115,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -6424,11 +6416,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "roots",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -6659,11 +6647,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -7098,11 +7082,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "hints",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -8290,7 +8270,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "arguments" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "arguments",
@@ -8834,7 +8814,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "contents",

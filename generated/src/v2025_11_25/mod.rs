@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -864,11 +864,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -4343,7 +4339,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f3,
                                 &mut map,
                                 "messages",
@@ -4395,11 +4391,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f11,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f11, &mut map, "tools")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -7212,7 +7204,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -7968,11 +7960,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
                 {
                     match key.as_str() {
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f0,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -8201,11 +8189,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
@@ -9543,11 +9527,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "prompts",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -9726,7 +9706,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resourceTemplates",
@@ -9911,7 +9891,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "resources",
@@ -10082,11 +10062,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "roots" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "roots",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -10263,11 +10239,7 @@ impl<'de> serde::Deserialize<'de> for ListTasksResult {
                             )?
                         }
                         "tasks" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "tasks",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tasks")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -10445,11 +10417,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -10912,11 +10880,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "hints",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -12464,7 +12428,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "arguments" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "arguments",
@@ -12478,11 +12442,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
@@ -13122,7 +13082,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "contents",
@@ -13757,11 +13717,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -14051,11 +14007,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f4,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -14456,11 +14408,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -19031,11 +18979,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 {
                     match key.as_str() {
                         "anyOf" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f0,
-                                &mut map,
-                                "anyOf",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -19202,11 +19146,7 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             )?
                         }
                         "oneOf" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f3,
-                                &mut map,
-                                "oneOf",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
                         }
                         "title" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
@@ -19451,11 +19391,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f4,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
                         }
                         "inputSchema" => {
                             crate::rt::serde_helpers::fill(
@@ -20359,11 +20295,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
@@ -21232,7 +21164,7 @@ impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorErrorData {
                 {
                     match key.as_str() {
                         "elicitations" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "elicitations",

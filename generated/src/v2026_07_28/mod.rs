@@ -87,7 +87,7 @@ impl<'de> serde::Deserialize<'de> for Annotations {
                 {
                     match key.as_str() {
                         "audience" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f0,
                                 &mut map,
                                 "audience",
@@ -965,11 +965,7 @@ impl<'de> serde::Deserialize<'de> for CallToolResult {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f1,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
@@ -3143,7 +3139,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -3192,11 +3188,7 @@ impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f9,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "tools")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -5564,7 +5556,7 @@ impl<'de> serde::Deserialize<'de> for GetPromptResult {
                             )?
                         }
                         "messages" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "messages",
@@ -6133,11 +6125,7 @@ impl<'de> serde::Deserialize<'de> for Icons {
                 {
                     match key.as_str() {
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f0,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -6357,11 +6345,7 @@ impl<'de> serde::Deserialize<'de> for Implementation {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
@@ -8019,11 +8003,7 @@ impl<'de> serde::Deserialize<'de> for ListPromptsResult {
                             )?
                         }
                         "prompts" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f3,
-                                &mut map,
-                                "prompts",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
                         }
                         "resultType" => {
                             crate::rt::serde_helpers::fill(
@@ -8376,7 +8356,7 @@ impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
                             )?
                         }
                         "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f3,
                                 &mut map,
                                 "resourceTemplates",
@@ -8733,7 +8713,7 @@ impl<'de> serde::Deserialize<'de> for ListResourcesResult {
                             )?
                         }
                         "resources" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f3,
                                 &mut map,
                                 "resources",
@@ -9080,11 +9060,7 @@ impl<'de> serde::Deserialize<'de> for ListRootsResult {
                 {
                     match key.as_str() {
                         "roots" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f0,
-                                &mut map,
-                                "roots",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "roots")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -9296,11 +9272,7 @@ impl<'de> serde::Deserialize<'de> for ListToolsResult {
                             )?
                         }
                         "tools" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f4,
-                                &mut map,
-                                "tools",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "tools")?
                         }
                         "ttlMs" => {
                             crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
@@ -10213,11 +10185,7 @@ impl<'de> serde::Deserialize<'de> for ModelPreferences {
                             )?
                         }
                         "hints" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f1,
-                                &mut map,
-                                "hints",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
                         }
                         "intelligencePriority" => {
                             crate::rt::serde_helpers::fill(
@@ -11742,7 +11710,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
                         }
                         "arguments" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f1,
                                 &mut map,
                                 "arguments",
@@ -11756,11 +11724,7 @@ impl<'de> serde::Deserialize<'de> for Prompt {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "name" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
@@ -12388,7 +12352,7 @@ impl<'de> serde::Deserialize<'de> for ReadResourceResult {
                             )?
                         }
                         "contents" => {
-                            crate::rt::serde_helpers::fill_seq(
+                            crate::rt::serde_helpers::fill(
                                 &mut f2,
                                 &mut map,
                                 "contents",
@@ -13275,11 +13239,7 @@ impl<'de> serde::Deserialize<'de> for Resource {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -13549,11 +13509,7 @@ impl<'de> serde::Deserialize<'de> for ResourceLink {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f4,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -13863,11 +13819,7 @@ impl<'de> serde::Deserialize<'de> for ResourceTemplate {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "mimeType" => {
                             crate::rt::serde_helpers::fill(
@@ -17405,11 +17357,7 @@ impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
                 {
                     match key.as_str() {
                         "anyOf" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f0,
-                                &mut map,
-                                "anyOf",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
                         }
                         _ => {
                             crate::rt::serde_helpers::fill_extra(
@@ -17576,11 +17524,7 @@ impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
                             )?
                         }
                         "oneOf" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f3,
-                                &mut map,
-                                "oneOf",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
                         }
                         "title" => {
                             crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
@@ -17813,11 +17757,7 @@ impl<'de> serde::Deserialize<'de> for Tool {
                             )?
                         }
                         "icons" => {
-                            crate::rt::serde_helpers::fill_optional_seq(
-                                &mut f3,
-                                &mut map,
-                                "icons",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
                         }
                         "inputSchema" => {
                             crate::rt::serde_helpers::fill(
@@ -18472,11 +18412,7 @@ impl<'de> serde::Deserialize<'de> for ToolResultContent {
                             crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
                         }
                         "content" => {
-                            crate::rt::serde_helpers::fill_seq(
-                                &mut f2,
-                                &mut map,
-                                "content",
-                            )?
+                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
                         }
                         "isError" => {
                             crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
