@@ -1,6 +1,6 @@
 //! Emitting: a [`Model`] becomes Rust source, through `quote` and `prettyplease`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -628,7 +628,6 @@ impl Emitter {
             ),
         });
         let arms = variants.iter().map(|v| sig_tokens(&v.name, &v.signature));
-        let (by_tag_values, by_tag_arms) = tag_table(variants);
         let tag_tokens = match tag {
             Some(t) => quote!(::std::option::Option::Some(#t)),
             None => quote!(::std::option::Option::None),
@@ -661,7 +660,6 @@ impl Emitter {
                     name: #type_name,
                     tag: #tag_tokens,
                     arms: &[ #( #arms ),* ],
-                    by_tag: &[ #( (#by_tag_values, #by_tag_arms) ),* ],
                 };
             }
             impl<'de> serde::Deserialize<'de> for #name {
@@ -750,37 +748,6 @@ fn kind_word(k: JsonKind) -> &'static str {
         JsonKind::Array => "an array",
         JsonKind::Object => "an object",
     }
-}
-
-/// The tag values of a union that select one arm each, with that arm, sorted by value:
-/// an arm (not shadowed) is selected by the tag values of its object signature, or of its
-/// own arms' when it is a union; a value that selects two arms is left out (the full rules
-/// decide). `rt::union::Union::by_tag`, held to the rules by a test.
-fn tag_table(variants: &[Variant]) -> (Vec<&str>, Vec<usize>) {
-    let mut arms_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    for (i, v) in variants.iter().enumerate() {
-        let s = &v.signature;
-        if s.shadowed_by.is_some() {
-            continue;
-        }
-        let sigs = if s.alts.is_empty() {
-            std::slice::from_ref(s)
-        } else {
-            &s.alts[..]
-        };
-        for sig in sigs.iter().filter(|sig| sig.json == JsonKind::Object) {
-            for t in &sig.tags {
-                arms_of.entry(t.as_str()).or_default().insert(i);
-            }
-        }
-    }
-    arms_of
-        .into_iter()
-        .filter_map(|(t, arms)| match arms.into_iter().collect::<Vec<_>>()[..] {
-            [i] => Some((t, i)),
-            _ => None,
-        })
-        .unzip()
 }
 
 fn sig_tokens(name: &str, s: &Signature) -> TokenStream {

@@ -256,7 +256,9 @@ fn check_serve<R, N>(
                     meta: m2,
                 },
             ) => (
-                id == i && request == r && (meta.is_none() || meta == m2),
+                id == i
+                    && request == r
+                    && (meta.is_none() || *meta == m2.as_ref().map(service::Meta::to_map)),
                 Some(unhandled(id, request.method())),
             ),
             (
@@ -265,7 +267,11 @@ fn check_serve<R, N>(
                     notification: n,
                     meta: m2,
                 },
-            ) => (notification == n && (meta.is_none() || meta == m2), None),
+            ) => (
+                notification == n
+                    && (meta.is_none() || *meta == m2.as_ref().map(service::Meta::to_map)),
+                None,
+            ),
             (Message::Response { .. } | Message::Error { .. }, Serve::Ignore) => (true, None),
             _ => (false, None),
         }

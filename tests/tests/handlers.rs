@@ -130,14 +130,14 @@ impl Policy for PolicyRef<'_> {
     fn check_request(
         &self,
         method: &str,
-        meta: Option<&serde_json::Map<String, Value>>,
+        meta: Option<&mcp_spec_types::rt::service::Meta>,
     ) -> Result<(), ErrorObject> {
         self.0.check_request(method, meta)
     }
     fn check_notification(
         &self,
         method: &str,
-        meta: Option<&serde_json::Map<String, Value>>,
+        meta: Option<&mcp_spec_types::rt::service::Meta>,
     ) -> bool {
         self.0.check_notification(method, meta)
     }
@@ -337,7 +337,7 @@ async fn the_policy_decides_before_the_handler() {
         fn check_request(
             &self,
             method: &str,
-            _meta: Option<&serde_json::Map<String, Value>>,
+            _meta: Option<&mcp_spec_types::rt::service::Meta>,
         ) -> Result<(), ErrorObject> {
             if method == "tools/call" {
                 Err(ErrorObject::new(-32600, "not initialized"))
@@ -348,7 +348,7 @@ async fn the_policy_decides_before_the_handler() {
         fn check_notification(
             &self,
             _method: &str,
-            _meta: Option<&serde_json::Map<String, Value>>,
+            _meta: Option<&mcp_spec_types::rt::service::Meta>,
         ) -> bool {
             false
         }
@@ -384,7 +384,10 @@ async fn request_meta_is_added_to_every_request_and_seen_by_the_handler() {
             _params: Option<v::ListToolsRequestParams>,
             cx: RequestContext<ClientPeer>,
         ) -> Result<v::ListToolsResult, ErrorObject> {
-            *self.0.lock().unwrap() = cx.meta;
+            *self.0.lock().unwrap() = cx
+                .meta
+                .as_ref()
+                .map(mcp_spec_types::rt::service::Meta::to_map);
             Ok(typed(json!({"tools": []})))
         }
     }

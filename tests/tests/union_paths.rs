@@ -1,7 +1,7 @@
 //! A union decodes the same way whatever the order of its properties and whatever the
 //! input: same value, same error, same error path (the path inside the arm joined to the
 //! union's), whether decoded from text (untracked, then tracked) or from a
-//! `serde_json::Value`. A scalar goes straight into its arm, chosen without allocating.
+//! `serde_json::Value`.
 
 use mcp_spec_types::rt::path;
 use mcp_spec_types::v2025_11_25 as v;
@@ -216,127 +216,6 @@ fn a_property_given_twice_is_an_error_in_either_order() {
     assert!(e.to_string().contains("duplicate field `x`"), "{e}");
 }
 
-/// The allocation-free choice for scalars agrees with the full rules, for every union of
-/// every version and every scalar kind.
-#[test]
-fn scalar_choice_agrees_with_the_rules_in_every_union() {
-    use mcp_spec_types::rt::union::Json;
-    let samples = [
-        (Json::Null, json!(null)),
-        (Json::Boolean, json!(true)),
-        (Json::Integer, json!(7)),
-        (Json::Number, json!(0.5)),
-        (Json::String, json!("s")),
-    ];
-    let mut checked = 0;
-    let mut chosen = 0;
-    for (version, name, facts) in every_union() {
-        for (kind, value) in &samples {
-            let quick = facts.select_scalar(*kind);
-            let full = facts.select(value).ok();
-            assert_eq!(quick, full, "{version} {name}: {value}");
-            checked += 1;
-            chosen += usize::from(quick.is_some());
-        }
-    }
-    println!("{checked} (union, kind) pairs, {chosen} with an arm");
-    assert!(
-        chosen > 20,
-        "only {chosen} scalar choices: the sample is too thin"
-    );
-}
-
-/// The allocation-free choice by tag agrees with the full rules, for every union of every
-/// version and every tag value its arms name (and one they do not), with the tag alone and
-/// with other properties beside it.
-#[test]
-fn tag_choice_agrees_with_the_rules_in_every_union() {
-    let mut checked = 0;
-    let mut chosen = 0;
-    for (version, name, facts) in every_union() {
-        let Some(tag) = facts.tag else {
-            assert_eq!(facts.select_by_tag(&json!({})), None, "{name}");
-            continue;
-        };
-        let mut values = tag_values(&facts);
-        values.push("no-such-tag");
-        for t in values {
-            for value in [
-                json!({ tag: t }),
-                json!({ tag: t, "text": "a", "uri": "u", "name": "n" }),
-            ] {
-                let quick = facts.select_by_tag(&value);
-                let full = facts.select(&value).ok();
-                if let Some(i) = quick {
-                    assert_eq!(Some(i), full, "{version} {name}: {value}");
-                    chosen += 1;
-                }
-                checked += 1;
-            }
-        }
-        assert_eq!(facts.select_by_tag(&json!({ tag: 1 })), None, "{name}");
-    }
-    println!("{checked} (union, object) pairs, {chosen} chosen by tag");
-    assert!(
-        chosen > 50,
-        "only {chosen} choices by tag: the sample is too thin"
-    );
-}
-
-/// The generator's table of tag values (`Union::by_tag`) says, for every union of every
-/// version and every tag value its arms name (and one they do not), what the rules say
-/// from the arms' facts: the arm the value alone selects, or none. Every entry is such a
-/// value, and a tagged union whose values each select one arm has them all in its table.
-#[test]
-fn the_tag_table_agrees_with_the_rules_in_every_union() {
-    let mut entries = 0;
-    for (version, name, facts) in every_union() {
-        let from_table = |t: &str| facts.by_tag.iter().find(|(v, _)| *v == t).map(|&(_, i)| i);
-        if facts.tag.is_none() {
-            assert!(
-                facts.by_tag.is_empty(),
-                "{version} {name}: untagged, with a table"
-            );
-            continue;
-        }
-        let mut values = tag_values(&facts);
-        for (v, _) in facts.by_tag {
-            assert!(
-                values.contains(v),
-                "{version} {name}: {v:?} is no arm's tag"
-            );
-        }
-        values.extend(["no-such-tag", "", "TEXT"]);
-        for t in values {
-            assert_eq!(
-                from_table(t),
-                facts.arm_for_tag_by_rules(t),
-                "{version} {name}: tag {t:?}"
-            );
-        }
-        entries += facts.by_tag.len();
-    }
-    println!("{entries} table entries");
-    assert!(
-        entries > 50,
-        "only {entries} entries: the sample is too thin"
-    );
-}
-
-/// Every tag value the arms of a union name, their own arms' included.
-fn tag_values(facts: &mcp_spec_types::rt::union::Union) -> Vec<&'static str> {
-    facts
-        .arms
-        .iter()
-        .flat_map(|a| {
-            a.tags
-                .iter()
-                .chain(a.alts.iter().flat_map(|x| x.tags.iter()))
-        })
-        .copied()
-        .collect()
-}
-
 /// Every union of every version, definitions and inline ones: (version, Rust name,
 /// decoding facts).
 fn every_union() -> Vec<(&'static str, &'static str, mcp_spec_types::rt::union::Union)> {
@@ -348,6 +227,42 @@ fn every_union() -> Vec<(&'static str, &'static str, mcp_spec_types::rt::union::
                 .map(|(name, facts)| (h.version, *name, *facts))
         })
         .collect()
+}
+
+/// For every union of every version with a tag, and every tag value its arms name: an
+/// object with that tag is given an arm that names it (itself or through its own arms),
+/// or refused as ambiguous; a value no arm names is refused as unknown.
+#[test]
+fn the_tag_chooses_an_arm_that_names_it_in_every_union() {
+    let mut chosen = 0;
+    for (version, name, facts) in every_union() {
+        let Some(tag) = facts.tag else {
+            continue;
+        };
+        let names = |arm: &mcp_spec_types::rt::union::Arm, t: &str| {
+            arm.tags.contains(&t) || arm.alts.iter().any(|alt| alt.tags.contains(&t))
+        };
+        for arm in facts.arms {
+            for t in arm.tags.iter().chain(arm.alts.iter().flat_map(|a| a.tags)) {
+                match facts.select(&json!({ tag: t })) {
+                    Ok(i) => {
+                        assert!(names(&facts.arms[i], t), "{version} {name}: {t:?} -> {i}");
+                        chosen += 1;
+                    }
+                    Err(e) => assert!(
+                        e.reason.contains("ambiguous") || e.reason.contains("no arm fits"),
+                        "{version} {name}: {t:?}: {e}"
+                    ),
+                }
+            }
+        }
+        let e = facts.select(&json!({ tag: "no-such-tag" })).unwrap_err();
+        assert!(e.reason.contains("unknown"), "{version} {name}: {e}");
+    }
+    assert!(
+        chosen > 50,
+        "only {chosen} choices by tag: the sample is too thin"
+    );
 }
 
 /// A union of results (`tools/call`: the result or a task in 2025-11-25, the result or a

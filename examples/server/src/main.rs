@@ -17,7 +17,7 @@ use std::time::Duration;
 use mcp_spec_types::ProtocolVersion;
 use mcp_spec_types::rt::jsonrpc::ErrorObject;
 use mcp_spec_types::rt::method::Request;
-use mcp_spec_types::rt::service::{Open, Peer, Policy, RequestContext};
+use mcp_spec_types::rt::service::{Meta, Open, Peer, Policy, RequestContext};
 use mcp_spec_types::version::PROTOCOL_VERSION_META_KEY;
 use mcp_stdio::{Link, LinkTransport};
 use serde_json::{Map, Value, json};
@@ -84,7 +84,7 @@ macro_rules! initialize_era {
                 }
                 async fn call_tool(&self, p: P<v::methods::CallTool>, cx: Cx) -> Result<R<v::methods::CallTool>, ErrorObject> {
                     let args = p.arguments.clone().unwrap_or_default();
-                    let token = cx.meta.as_ref().and_then(|m| m.get("progressToken")).cloned();
+                    let token = cx.meta.as_ref().and_then(|m| m.get("progressToken"));
                     match p.name.as_str() {
                         "test_tool_with_logging" => {
                             for (i, line) in fixtures::LOG_LINES.iter().enumerate() {
@@ -219,7 +219,7 @@ mod era_2026_07_28 {
             cx: Cx,
         ) -> Result<R<v::methods::CallTool>, ErrorObject> {
             let args = p.arguments.clone().unwrap_or_default();
-            let meta = cx.meta.clone().unwrap_or_default();
+            let meta = cx.meta.as_ref().map(Meta::to_map).unwrap_or_default();
             let token = meta.get("progressToken").cloned();
             if p.name == "test_tool_with_logging"
                 && meta.contains_key("io.modelcontextprotocol/logLevel")
@@ -315,15 +315,9 @@ mod era_2026_07_28 {
     pub struct RequireVersion;
 
     impl Policy for RequireVersion {
-        fn check_request(
-            &self,
-            _method: &str,
-            meta: Option<&Map<String, Value>>,
-        ) -> Result<(), ErrorObject> {
-            let requested = meta
-                .and_then(|m| m.get(PROTOCOL_VERSION_META_KEY))
-                .and_then(Value::as_str)
-                .unwrap_or("");
+        fn check_request(&self, _method: &str, meta: Option<&Meta>) -> Result<(), ErrorObject> {
+            let requested = meta.and_then(|m| m.get(PROTOCOL_VERSION_META_KEY));
+            let requested = requested.as_ref().and_then(Value::as_str).unwrap_or("");
             ProtocolVersion::check_request(requested, &[ProtocolVersion::V2026_07_28])
                 .map(|_| ())
                 .map_err(|_| {

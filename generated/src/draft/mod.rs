@@ -1128,7 +1128,6 @@ impl CallToolResultResponseResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[("complete", 1usize), ("input_required", 0usize)],
     };
 }
 
@@ -1940,18 +1939,6 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("completion/complete", 9usize),
-            ("prompts/get", 6usize),
-            ("prompts/list", 5usize),
-            ("resources/list", 1usize),
-            ("resources/read", 3usize),
-            ("resources/templates/list", 2usize),
-            ("server/discover", 0usize),
-            ("subscriptions/listen", 4usize),
-            ("tools/call", 8usize),
-            ("tools/list", 7usize),
-        ],
     };
 }
 
@@ -2447,7 +2434,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2845,13 +2831,6 @@ impl ContentBlock {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("resource", 4usize),
-            ("resource_link", 3usize),
-            ("text", 0usize),
         ],
     };
 }
@@ -3565,13 +3544,6 @@ impl CreateMessageResultContent {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("text", 0usize),
-            ("tool_result", 4usize),
-            ("tool_use", 3usize),
         ],
     };
 }
@@ -4363,7 +4335,6 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
-        by_tag: &[("form", 0usize), ("url", 1usize)],
     };
 }
 
@@ -4728,7 +4699,6 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -4947,7 +4917,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -5112,7 +5081,6 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -5706,7 +5674,6 @@ impl GetPromptResultResponseResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[("complete", 1usize), ("input_required", 0usize)],
     };
 }
 
@@ -6451,11 +6418,6 @@ impl InputRequest {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("elicitation/create", 2usize),
-            ("roots/list", 1usize),
-            ("sampling/createMessage", 0usize),
-        ],
     };
 }
 
@@ -6706,7 +6668,6 @@ impl InputResponse {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7273,7 +7234,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7571,7 +7531,6 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -10289,7 +10248,6 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -11219,7 +11177,6 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
-        by_tag: &[("boolean", 2usize), ("integer", 1usize), ("number", 1usize)],
     };
 }
 
@@ -11569,7 +11526,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -12500,7 +12456,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -12669,7 +12624,6 @@ impl ReadResourceResultResponseResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[("complete", 1usize), ("input_required", 0usize)],
     };
 }
 
@@ -12844,7 +12798,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -14628,13 +14581,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("text", 0usize),
-            ("tool_result", 4usize),
-            ("tool_use", 3usize),
-        ],
     };
 }
 
@@ -14824,13 +14770,6 @@ impl SamplingMessageContentBlock {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("text", 0usize),
-            ("tool_result", 4usize),
-            ("tool_use", 3usize),
         ],
     };
 }
@@ -15452,16 +15391,6 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/message", 7usize),
-            ("notifications/progress", 1usize),
-            ("notifications/prompts/list_changed", 5usize),
-            ("notifications/resources/list_changed", 2usize),
-            ("notifications/resources/updated", 4usize),
-            ("notifications/subscriptions/acknowledged", 3usize),
-            ("notifications/tools/list_changed", 6usize),
-        ],
     };
 }
 
@@ -15834,7 +15763,6 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[("input_required", 1usize)],
     };
 }
 
@@ -16035,7 +15963,6 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 

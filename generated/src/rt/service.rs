@@ -317,14 +317,14 @@ pub enum Serve<R, N> {
         /// Its method and params.
         request: R,
         /// Its `params._meta`.
-        meta: Option<Map<String, Value>>,
+        meta: Option<Meta>,
     },
     /// A notification.
     Notification {
         /// Its method and params.
         notification: N,
         /// Its `params._meta`.
-        meta: Option<Map<String, Value>>,
+        meta: Option<Meta>,
     },
     /// The answer to a message that could not be decoded.
     Answer(String),
@@ -377,8 +377,7 @@ fn serve_one<R: MethodSet, N: MethodSet>(noted: json::Noted<'_>, options: Option
     // A response is not served: `route` sends it to its caller.
     let decoded =
         jsonrpc::finish::<R, N, Option<Message<R, N>>>(envelope, options, &mut |_, _, _| None);
-    let meta =
-        |meta: Option<&str>| meta.and_then(|m| serde_json::from_str::<Map<String, Value>>(m).ok());
+    let meta = |meta: Option<&str>| meta.filter(|m| m.starts_with('{')).map(Meta::checked);
     match decoded {
         Err(e) => answer(e),
         Ok((Some(Message::Request { id, request, .. }), m)) => Serve::Request {
@@ -408,13 +407,59 @@ pub fn batch_reply(answers: Vec<String>) -> Option<String> {
     (!answers.is_empty()).then(|| format!("[{}]", answers.join(",")))
 }
 
+/// The `_meta` of an incoming request's or notification's params, as it came: the JSON
+/// text of an object, checked by the JSON layer, read only when asked. Most handlers never
+/// look at it (and the typed params hold it decoded), so serving a message does not pay
+/// for reading it twice.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Meta(Box<str>);
+
+impl Meta {
+    /// Text the JSON layer has checked, of an object.
+    pub(crate) fn checked(text: &str) -> Meta {
+        Meta(text.into())
+    }
+
+    /// The value of member `key`, if there is one.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.to_map().remove(key)
+    }
+
+    /// Whether there is a member `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.to_map().contains_key(key)
+    }
+
+    /// Every member.
+    pub fn to_map(&self) -> Map<String, Value> {
+        serde_json::from_str(&self.0).unwrap_or_default()
+    }
+
+    /// The JSON text, as it came.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Meta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Meta({})", self.0)
+    }
+}
+
+impl From<Map<String, Value>> for Meta {
+    fn from(map: Map<String, Value>) -> Meta {
+        Meta(Value::Object(map).to_string().into())
+    }
+}
+
 /// Where a handler is: the request's id, its `_meta`, and the peer to call back.
 #[derive(Debug, Clone)]
 pub struct RequestContext<P> {
     /// The id of the request being answered.
     pub id: Id,
     /// The request's `params._meta`, if any.
-    pub meta: Option<Map<String, Value>>,
+    pub meta: Option<Meta>,
     /// The other side, typed: send it requests and notifications while answering.
     pub peer: P,
 }
@@ -423,7 +468,7 @@ pub struct RequestContext<P> {
 #[derive(Debug, Clone)]
 pub struct NotificationContext<P> {
     /// The notification's `params._meta`, if any.
-    pub meta: Option<Map<String, Value>>,
+    pub meta: Option<Meta>,
     /// The other side, typed.
     pub peer: P,
 }
@@ -433,17 +478,13 @@ pub struct NotificationContext<P> {
 /// and lifecycle rules live here, not in dispatch. Every method has a permissive default.
 pub trait Policy: Send + Sync {
     /// Called before a request reaches the handler; an error is sent back instead.
-    fn check_request(
-        &self,
-        method: &str,
-        meta: Option<&Map<String, Value>>,
-    ) -> Result<(), ErrorObject> {
+    fn check_request(&self, method: &str, meta: Option<&Meta>) -> Result<(), ErrorObject> {
         let _ = (method, meta);
         Ok(())
     }
 
     /// Called before a notification reaches the handler; `false` drops it.
-    fn check_notification(&self, method: &str, meta: Option<&Map<String, Value>>) -> bool {
+    fn check_notification(&self, method: &str, meta: Option<&Meta>) -> bool {
         let _ = (method, meta);
         true
     }

@@ -96,10 +96,6 @@ pub struct Union {
     pub tag: Option<&'static str>,
     /// One entry per variant, in declaration order.
     pub arms: &'static [Arm],
-    /// The tag values that select one arm each, with that arm, as the rules choose it from
-    /// the tag (written by the generator, so that a tag is looked up in a short table
-    /// rather than through every arm's facts). Empty: the arms' facts are read instead.
-    pub by_tag: &'static [(&'static str, usize)],
 }
 
 /// Why no arm of a union could be chosen.
@@ -283,100 +279,12 @@ impl Union {
         })
     }
 
-    /// The arm for a scalar of kind `kind`, as [`select`](Self::select) chooses it, without
-    /// allocating; `None` when no arm fits or the choice is ambiguous (`select` then says
-    /// why).
-    #[doc(hidden)]
-    pub fn select_scalar(&self, kind: Json) -> Option<usize> {
-        let mut only = None;
-        let mut several = false;
-        let mut integer = None;
-        for (i, alt) in fitting(self.arms, kind) {
-            if alt.json == Json::Integer && integer.is_none() {
-                integer = Some(i);
-            }
-            match only {
-                None => only = Some(i),
-                Some(j) if j != i => several = true,
-                Some(_) => {}
-            }
-        }
-        if several {
-            // An integer prefers an `integer` arm to a `number` arm.
-            integer.filter(|_| kind == Json::Integer)
-        } else {
-            only
-        }
-    }
-}
-
-impl Union {
-    /// The arm for an object whose tag leaves one arm, as [`select`](Self::select)
-    /// chooses it, without allocating; `None` when the union has no tag, the value is not
-    /// an object, or its tag leaves no arm or several (`select` then decides or says why).
-    #[doc(hidden)]
-    pub fn select_by_tag(&self, value: &Value) -> Option<usize> {
-        self.select_by_tag_in(value)
-    }
-
-    /// [`select_by_tag`](Self::select_by_tag), for any [`View`] of the value.
-    fn select_by_tag_in<V: View>(&self, value: &V) -> Option<usize> {
-        if value.kind() != Json::Object {
-            return None;
-        }
-        self.arm_for_tag(value.member(self.tag?)?.text()?)
-    }
-
-    /// The one object arm the tag value `tag` selects; `None` when it selects none or
-    /// several: from [`by_tag`](Self::by_tag), or the arms' facts where that is empty.
-    #[inline]
-    fn arm_for_tag(&self, tag: &str) -> Option<usize> {
-        if self.by_tag.is_empty() {
-            return self.arm_for_tag_by_rules(tag);
-        }
-        let tag = tag.as_bytes();
-        self.by_tag
-            .iter()
-            .find(|(t, _)| t.len() == tag.len() && t.bytes().zip(tag).all(|(a, b)| a == *b))
-            .map(|&(_, i)| i)
-    }
-
-    /// [`arm_for_tag`](Self::arm_for_tag) from the arms' facts, as the rules choose: what
-    /// the generator's [`by_tag`](Self::by_tag) table must say (tested).
-    #[doc(hidden)]
+    /// The arm for a value read whole. Not generic, so that the rules are compiled once,
+    /// here, rather than in every crate that decodes a union.
     #[inline(never)]
-    pub fn arm_for_tag_by_rules(&self, tag: &str) -> Option<usize> {
-        // As `fitting(self.arms, Json::Object)` filtered by the tag, in a plain loop: it
-        // runs for every tagged object decoded.
-        let mut found = None;
-        for (i, arm) in self.arms.iter().enumerate() {
-            if arm.shadowed {
-                continue;
-            }
-            let selects = if arm.alts.is_empty() {
-                tag_selects(arm, tag)
-            } else {
-                arm.alts.iter().any(|alt| tag_selects(alt, tag))
-            };
-            match found {
-                _ if !selects => {}
-                None => found = Some(i),
-                Some(j) if j != i => return None,
-                Some(_) => {}
-            }
-        }
-        found
+    fn choose(&self, value: &Content<'_>) -> Result<usize, SelectError> {
+        self.select_in(value)
     }
-}
-
-/// Whether the object arm `arm` (not a union) is selected by the tag value `tag`.
-#[inline]
-fn tag_selects(arm: &Arm, tag: &str) -> bool {
-    arm.json == Json::Object
-        && arm
-            .tags
-            .iter()
-            .any(|t| t.len() == tag.len() && t.as_bytes() == tag.as_bytes())
 }
 
 /// A generated union: the facts that choose its arm, and a decoder for each arm.
@@ -405,24 +313,6 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
         "{} (as {}): {}",
         facts.name, facts.arms[index].name, e
     ))
-}
-
-impl Union {
-    /// The arm for a value read whole: by its tag or its kind alone where that leaves one
-    /// arm, otherwise by the full rules. Not generic, so that the rules are compiled once,
-    /// here, rather than in every crate that decodes a union.
-    #[inline(never)]
-    fn choose(&self, value: &Content<'_>) -> Result<usize, SelectError> {
-        let quick = match value.kind() {
-            Json::Array => None,
-            Json::Object => self.select_by_tag_in(value),
-            kind => self.select_scalar(kind),
-        };
-        match quick {
-            Some(index) => Ok(index),
-            None => self.select_in(value),
-        }
-    }
 }
 
 /// Chooses and decodes the arm of a value read whole.
@@ -569,6 +459,25 @@ fn fitting(arms: &[Arm], kind: Json) -> impl Iterator<Item = (usize, &Arm)> {
 
 fn select<V: View>(tag: Option<&str>, arms: &[Arm], value: &V) -> Result<usize, String> {
     let kind = value.kind();
+    // Most values leave one arm by their kind and tag: that arm, found without building
+    // the candidate list the rest of the rules (and the errors) read.
+    let tag_value = match (tag, kind) {
+        (Some(tag), Json::Object) => Some(value.member(tag).map(|t| t.text())),
+        _ => None,
+    };
+    let narrowed = |a: &Arm| match tag_value {
+        None => true,
+        Some(None) => a.tag_optional,
+        Some(Some(Some(t))) => a.tags.contains(&t),
+        // A tag that is not a string: the rules below say so.
+        Some(Some(None)) => false,
+    };
+    let mut left = fitting(arms, kind).filter(|(_, a)| narrowed(a));
+    if let Some((first, _)) = left.next() {
+        if left.all(|(i, _)| i == first) {
+            return Ok(first);
+        }
+    }
     let mut candidates: Vec<(usize, &Arm)> = fitting(arms, kind).collect();
     if candidates.is_empty() {
         let expected: Vec<&str> = arms.iter().map(|a| kind_word(a.json)).collect();
@@ -690,7 +599,7 @@ mod tests {
             #[derive(Debug, PartialEq)]
             struct $name(Test);
             impl $name {
-                const FACTS: Union = Union { name: stringify!($name), tag: None, arms: &[$($arm),*], by_tag: &[] };
+                const FACTS: Union = Union { name: stringify!($name), tag: None, arms: &[$($arm),*] };
             }
             impl<'de> Deserialize<'de> for $name {
                 fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

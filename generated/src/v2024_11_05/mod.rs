@@ -564,7 +564,6 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[("image", 1usize), ("resource", 2usize), ("text", 0usize)],
     };
 }
 
@@ -1039,12 +1038,6 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/initialized", 1usize),
-            ("notifications/progress", 2usize),
-            ("notifications/roots/list_changed", 3usize),
-        ],
     };
 }
 
@@ -1332,21 +1325,6 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("completion/complete", 12usize),
-            ("initialize", 0usize),
-            ("logging/setLevel", 11usize),
-            ("ping", 1usize),
-            ("prompts/get", 8usize),
-            ("prompts/list", 7usize),
-            ("resources/list", 2usize),
-            ("resources/read", 4usize),
-            ("resources/subscribe", 5usize),
-            ("resources/templates/list", 3usize),
-            ("resources/unsubscribe", 6usize),
-            ("tools/call", 10usize),
-            ("tools/list", 9usize),
-        ],
     };
 }
 
@@ -1569,7 +1547,6 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -1879,7 +1856,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2572,7 +2548,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -2849,7 +2824,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -4044,7 +4018,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7003,7 +6976,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7505,7 +7477,6 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("image", 1usize), ("resource", 2usize), ("text", 0usize)],
     };
 }
 
@@ -7890,7 +7861,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -8058,7 +8028,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -9540,7 +9509,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -10082,15 +10050,6 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/message", 6usize),
-            ("notifications/progress", 1usize),
-            ("notifications/prompts/list_changed", 4usize),
-            ("notifications/resources/list_changed", 2usize),
-            ("notifications/resources/updated", 3usize),
-            ("notifications/tools/list_changed", 5usize),
-        ],
     };
 }
 
@@ -10267,11 +10226,6 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("ping", 0usize),
-            ("roots/list", 2usize),
-            ("sampling/createMessage", 1usize),
         ],
     };
 }
@@ -10503,7 +10457,6 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 

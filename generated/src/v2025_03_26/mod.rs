@@ -602,12 +602,6 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("resource", 3usize),
-            ("text", 0usize),
-        ],
     };
 }
 
@@ -1092,12 +1086,6 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/initialized", 1usize),
-            ("notifications/progress", 2usize),
-            ("notifications/roots/list_changed", 3usize),
-        ],
     };
 }
 
@@ -1385,21 +1373,6 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("completion/complete", 12usize),
-            ("initialize", 0usize),
-            ("logging/setLevel", 11usize),
-            ("ping", 1usize),
-            ("prompts/get", 8usize),
-            ("prompts/list", 7usize),
-            ("resources/list", 2usize),
-            ("resources/read", 4usize),
-            ("resources/subscribe", 5usize),
-            ("resources/templates/list", 3usize),
-            ("resources/unsubscribe", 6usize),
-            ("tools/call", 10usize),
-            ("tools/list", 9usize),
-        ],
     };
 }
 
@@ -1622,7 +1595,6 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -1932,7 +1904,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2639,7 +2610,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -2837,7 +2807,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -3768,7 +3737,6 @@ impl JsonRpcBatchRequestItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -3879,7 +3847,6 @@ impl JsonRpcBatchResponseItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -4241,7 +4208,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7231,7 +7197,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7747,12 +7712,6 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("resource", 3usize),
-            ("text", 0usize),
-        ],
     };
 }
 
@@ -8147,7 +8106,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -8315,7 +8273,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -9633,7 +9590,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -10207,15 +10163,6 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/message", 6usize),
-            ("notifications/progress", 1usize),
-            ("notifications/prompts/list_changed", 4usize),
-            ("notifications/resources/list_changed", 2usize),
-            ("notifications/resources/updated", 3usize),
-            ("notifications/tools/list_changed", 5usize),
-        ],
     };
 }
 
@@ -10392,11 +10339,6 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("ping", 0usize),
-            ("roots/list", 2usize),
-            ("sampling/createMessage", 1usize),
         ],
     };
 }
@@ -10628,7 +10570,6 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 

@@ -1217,12 +1217,6 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/initialized", 1usize),
-            ("notifications/progress", 2usize),
-            ("notifications/roots/list_changed", 3usize),
-        ],
     };
 }
 
@@ -1510,21 +1504,6 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("completion/complete", 12usize),
-            ("initialize", 0usize),
-            ("logging/setLevel", 11usize),
-            ("ping", 1usize),
-            ("prompts/get", 8usize),
-            ("prompts/list", 7usize),
-            ("resources/list", 2usize),
-            ("resources/read", 4usize),
-            ("resources/subscribe", 5usize),
-            ("resources/templates/list", 3usize),
-            ("resources/unsubscribe", 6usize),
-            ("tools/call", 10usize),
-            ("tools/list", 9usize),
-        ],
     };
 }
 
@@ -1761,7 +1740,6 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -2173,7 +2151,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -2492,13 +2469,6 @@ impl ContentBlock {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("resource", 4usize),
-            ("resource_link", 3usize),
-            ("text", 0usize),
         ],
     };
 }
@@ -3069,7 +3039,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -3601,7 +3570,6 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -3817,7 +3785,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -4998,7 +4965,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -7852,7 +7818,6 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
-        by_tag: &[("boolean", 2usize), ("integer", 1usize), ("number", 1usize)],
     };
 }
 
@@ -8134,7 +8099,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -8887,7 +8851,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -9055,7 +9018,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -10506,7 +10468,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[("audio", 2usize), ("image", 1usize), ("text", 0usize)],
     };
 }
 
@@ -11080,15 +11041,6 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/message", 6usize),
-            ("notifications/progress", 1usize),
-            ("notifications/prompts/list_changed", 4usize),
-            ("notifications/resources/list_changed", 2usize),
-            ("notifications/resources/updated", 3usize),
-            ("notifications/tools/list_changed", 5usize),
-        ],
     };
 }
 
@@ -11284,12 +11236,6 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("elicitation/create", 3usize),
-            ("ping", 0usize),
-            ("roots/list", 2usize),
-            ("sampling/createMessage", 1usize),
         ],
     };
 }
@@ -11531,7 +11477,6 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 

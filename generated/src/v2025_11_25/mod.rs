@@ -953,7 +953,6 @@ impl CallToolResultResponseResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -2334,13 +2333,6 @@ impl ClientNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/initialized", 1usize),
-            ("notifications/progress", 2usize),
-            ("notifications/roots/list_changed", 4usize),
-            ("notifications/tasks/status", 3usize),
-        ],
     };
 }
 
@@ -2752,25 +2744,6 @@ impl ClientRequest {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("completion/complete", 16usize),
-            ("initialize", 0usize),
-            ("logging/setLevel", 15usize),
-            ("ping", 1usize),
-            ("prompts/get", 8usize),
-            ("prompts/list", 7usize),
-            ("resources/list", 2usize),
-            ("resources/read", 4usize),
-            ("resources/subscribe", 5usize),
-            ("resources/templates/list", 3usize),
-            ("resources/unsubscribe", 6usize),
-            ("tasks/cancel", 13usize),
-            ("tasks/get", 11usize),
-            ("tasks/list", 14usize),
-            ("tasks/result", 12usize),
-            ("tools/call", 10usize),
-            ("tools/list", 9usize),
-        ],
     };
 }
 
@@ -3133,7 +3106,6 @@ impl ClientResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -3683,7 +3655,6 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
-        by_tag: &[("ref/prompt", 0usize), ("ref/resource", 1usize)],
     };
 }
 
@@ -4003,13 +3974,6 @@ impl ContentBlock {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("resource", 4usize),
-            ("resource_link", 3usize),
-            ("text", 0usize),
         ],
     };
 }
@@ -4853,13 +4817,6 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("text", 0usize),
-            ("tool_result", 4usize),
-            ("tool_use", 3usize),
-        ],
     };
 }
 
@@ -5011,7 +4968,6 @@ impl CreateMessageResultResponseResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -5575,7 +5531,6 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
-        by_tag: &[("form", 1usize), ("url", 0usize)],
     };
 }
 
@@ -6077,7 +6032,6 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -6208,7 +6162,6 @@ impl ElicitResultResponseResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -6553,7 +6506,6 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -6717,7 +6669,6 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -8834,7 +8785,6 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -9127,7 +9077,6 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -10984,7 +10933,6 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -11919,7 +11867,6 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
-        by_tag: &[("boolean", 2usize), ("integer", 1usize), ("number", 1usize)],
     };
 }
 
@@ -12277,7 +12224,6 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -13155,7 +13101,6 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -13391,7 +13336,6 @@ impl RequestId {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -15224,13 +15168,6 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("text", 0usize),
-            ("tool_result", 4usize),
-            ("tool_use", 3usize),
-        ],
     };
 }
 
@@ -15420,13 +15357,6 @@ impl SamplingMessageContentBlock {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("audio", 2usize),
-            ("image", 1usize),
-            ("text", 0usize),
-            ("tool_result", 4usize),
-            ("tool_use", 3usize),
         ],
     };
 }
@@ -16321,17 +16251,6 @@ impl ServerNotification {
                 shadowed: false,
             },
         ],
-        by_tag: &[
-            ("notifications/cancelled", 0usize),
-            ("notifications/elicitation/complete", 8usize),
-            ("notifications/message", 7usize),
-            ("notifications/progress", 1usize),
-            ("notifications/prompts/list_changed", 4usize),
-            ("notifications/resources/list_changed", 2usize),
-            ("notifications/resources/updated", 3usize),
-            ("notifications/tasks/status", 6usize),
-            ("notifications/tools/list_changed", 5usize),
-        ],
     };
 }
 
@@ -16620,16 +16539,6 @@ impl ServerRequest {
                 alts: &[],
                 shadowed: false,
             },
-        ],
-        by_tag: &[
-            ("elicitation/create", 7usize),
-            ("ping", 0usize),
-            ("roots/list", 6usize),
-            ("sampling/createMessage", 5usize),
-            ("tasks/cancel", 3usize),
-            ("tasks/get", 1usize),
-            ("tasks/list", 4usize),
-            ("tasks/result", 2usize),
         ],
     };
 }
@@ -16997,7 +16906,6 @@ impl ServerResult {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
@@ -17437,7 +17345,6 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
-        by_tag: &[],
     };
 }
 
