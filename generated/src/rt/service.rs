@@ -100,10 +100,13 @@ impl fmt::Display for CallError {
 
 impl std::error::Error for CallError {}
 
-/// Typed calls to the other side over a [`Transport`]. Cheap to clone; clones share the
+/// Typed calls to the other side over a [`Transport`]. Cheap to clone (one reference
+/// count: a handler's context gets a clone for every message served); clones share the
 /// transport and the id counter.
 #[derive(Clone)]
-pub struct Peer {
+pub struct Peer(Arc<Shared>);
+
+struct Shared {
     transport: Arc<dyn Transport>,
     next_id: Arc<AtomicI64>,
     meta: Option<Map<String, Value>>,
@@ -112,8 +115,8 @@ pub struct Peer {
 impl fmt::Debug for Peer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Peer")
-            .field("next_id", &self.next_id.load(Ordering::Relaxed))
-            .field("meta", &self.meta)
+            .field("next_id", &self.0.next_id.load(Ordering::Relaxed))
+            .field("meta", &self.0.meta)
             .finish_non_exhaustive()
     }
 }
@@ -126,27 +129,31 @@ impl Peer {
 
     /// A peer over a shared transport.
     pub fn from_arc(transport: Arc<dyn Transport>) -> Peer {
-        Peer {
+        Peer(Arc::new(Shared {
             transport,
             next_id: Arc::new(AtomicI64::new(1)),
             meta: None,
-        }
+        }))
     }
 
     /// This peer, adding `meta` to the `_meta` of every request it sends (keys the
-    /// request already has win). The discover era puts the protocol version there.
-    pub fn with_request_meta(mut self, meta: Map<String, Value>) -> Peer {
-        self.meta = Some(meta);
-        self
+    /// request already has win). The discover era puts the protocol version there. The
+    /// id counter stays shared with the peer it was made from.
+    pub fn with_request_meta(self, meta: Map<String, Value>) -> Peer {
+        Peer(Arc::new(Shared {
+            transport: self.0.transport.clone(),
+            next_id: self.0.next_id.clone(),
+            meta: Some(meta),
+        }))
     }
 
     /// The transport.
     pub fn transport(&self) -> &Arc<dyn Transport> {
-        &self.transport
+        &self.0.transport
     }
 
     fn params_with_meta(&self, params: Option<Value>) -> Option<Value> {
-        let Some(meta) = &self.meta else {
+        let Some(meta) = &self.0.meta else {
             return params;
         };
         let mut params = match params {
@@ -171,7 +178,7 @@ impl Peer {
         method: &str,
         params: Option<Value>,
     ) -> Result<RawResult, CallError> {
-        let id = Id::Integer(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let id = Id::Integer(self.0.next_id.fetch_add(1, Ordering::Relaxed));
         let params = self.params_with_meta(params);
         let text = super::write::to_vec(&Call {
             id: Some(&id),
@@ -182,6 +189,7 @@ impl Peer {
         let text = String::from_utf8(text)
             .map_err(|e| CallError::Encode(<serde_json::Error as serde::ser::Error>::custom(e)))?;
         let answer = self
+            .0
             .transport
             .request(id.clone(), text)
             .await
@@ -212,7 +220,8 @@ impl Peer {
         .map_err(CallError::Encode)?;
         let text = String::from_utf8(text)
             .map_err(|e| CallError::Encode(<serde_json::Error as serde::ser::Error>::custom(e)))?;
-        self.transport
+        self.0
+            .transport
             .notify(text)
             .await
             .map_err(CallError::Transport)
