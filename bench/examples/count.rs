@@ -10,12 +10,16 @@
 //!
 //! Only `measured` (the `N` passes) is counted, so the total over `N` is one pass. Functions:
 //! `decode_typed`, `decode_value`, `decode_ignored`, `encode_typed`, `encode_value`, as in
-//! `benches/codec.rs`; `serve`, `decode_encode`, as in `benches/serve.rs`.
+//! `benches/codec.rs`; `serve`, `decode_encode`, as in `benches/serve.rs`. Groups: those
+//! of the codec corpus, and the recorded traffic in each envelope order
+//! (`mcp_bench::member_orders`: `order_ours`, `order_payload_first`, ...).
 
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use mcp_bench::{Corpus, DecodedOf, EachVersion, Group, Observe, Typed, corpus, each_version};
+use mcp_bench::{
+    Corpus, DecodedOf, EachVersion, Group, Observe, Typed, corpus, each_version, member_orders,
+};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
@@ -32,7 +36,10 @@ impl EachVersion for Count {
         if T::MODULE != self.module {
             return;
         }
-        let corpus: Corpus = corpus::<T>().unwrap_or_else(|e| panic!("{}: {e}", T::VERSION));
+        let mut corpus: Corpus = corpus::<T>().unwrap_or_else(|e| panic!("{}: {e}", T::VERSION));
+        if self.group.starts_with("order_") {
+            corpus.groups = member_orders::<T>().unwrap_or_else(|e| panic!("{}: {e}", T::VERSION));
+        }
         let Some(group) = corpus.groups.iter().find(|g| g.name == self.group) else {
             return;
         };

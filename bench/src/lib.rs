@@ -500,6 +500,73 @@ pub fn corpus<T: Typed>() -> Result<Corpus, String> {
     })
 }
 
+/// The envelope orders [`member_orders`] writes, by name.
+pub const ORDERS: [&str; 4] = ["ours", "payload_first", "params_before_id", "reversed"];
+
+/// The recorded traffic of version `T` (requests, notifications, results and errors
+/// together) once per envelope member order, each message's envelope rewritten in that
+/// order and everything inside its members (the params, the result) left as the peer wrote
+/// it: `order_ours` (`jsonrpc`, `id`, then `method` and `params`, `result` or `error`:
+/// what our encoder writes), `order_payload_first` (`method` and `params`, `result` or
+/// `error` first, then `jsonrpc` and `id`: the TypeScript SDK's and server-everything's
+/// way), `order_params_before_id` (`jsonrpc`, `method`, `params`, `id`) and
+/// `order_reversed` (ours backwards). Members the envelope does not define come last.
+/// Empty when the version has no recorded traffic.
+pub fn member_orders<T: Typed>() -> Result<Vec<Group>, String> {
+    let corpus = corpus::<T>()?;
+    let recorded: Vec<&Entry> = corpus
+        .groups
+        .iter()
+        .filter(|g| g.name.starts_with("traffic_"))
+        .flat_map(|g| &g.entries)
+        .collect();
+    if recorded.is_empty() {
+        return Ok(Vec::new());
+    }
+    let orders: [(&'static str, &[&str]); 4] = [
+        (
+            "order_ours",
+            &["jsonrpc", "id", "method", "params", "result", "error"],
+        ),
+        (
+            "order_payload_first",
+            &["method", "params", "result", "error", "jsonrpc", "id"],
+        ),
+        (
+            "order_params_before_id",
+            &["jsonrpc", "method", "params", "result", "error", "id"],
+        ),
+        (
+            "order_reversed",
+            &["error", "result", "params", "method", "id", "jsonrpc"],
+        ),
+    ];
+    let mut groups = Vec::new();
+    for (name, order) in orders {
+        let mut entries = Vec::new();
+        for entry in &recorded {
+            let members: std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> =
+                serde_json::from_slice(&entry.bytes)
+                    .map_err(|e| format!("{}: not an object: {e}", entry.name))?;
+            let mut keys: Vec<&String> = order
+                .iter()
+                .filter_map(|k| members.get_key_value(*k).map(|(k, _)| k))
+                .collect();
+            keys.extend(members.keys().filter(|k| !order.contains(&k.as_str())));
+            let written: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), members[*k].get()))
+                .collect();
+            entries.push(Entry {
+                bytes: format!("{{{}}}", written.join(",")).into_bytes(),
+                ..(*entry).clone()
+            });
+        }
+        groups.push(Group { name, entries });
+    }
+    Ok(groups)
+}
+
 /// The definitions of a schema (`$defs` or draft-07's `definitions`).
 struct Defs<'a>(&'a Map<String, Value>);
 
@@ -1192,6 +1259,45 @@ mod tests {
             check.ignored
         );
     }
+
+    /// Every order holds every recorded message, each the same JSON value as recorded,
+    /// with its envelope's members in that order.
+    #[test]
+    fn member_orders_rewrite_the_envelope_only() {
+        let corpus = corpus::<V2025_11_25>().unwrap();
+        let recorded: Vec<&Entry> = corpus
+            .groups
+            .iter()
+            .filter(|g| g.name.starts_with("traffic_"))
+            .flat_map(|g| &g.entries)
+            .collect();
+        let groups = member_orders::<V2025_11_25>().unwrap();
+        assert_eq!(groups.len(), ORDERS.len());
+        for (group, order) in groups.iter().zip(ORDERS) {
+            assert_eq!(group.name, format!("order_{order}"));
+            assert_eq!(group.len(), recorded.len());
+            for (entry, original) in group.entries.iter().zip(&recorded) {
+                let a: Value = serde_json::from_slice(&entry.bytes).unwrap();
+                let b: Value = serde_json::from_slice(&original.bytes).unwrap();
+                assert_eq!(a, b, "{}", entry.name);
+                T::decode(entry).unwrap_or_else(|e| panic!("{} {}: {e}", group.name, entry.name));
+            }
+        }
+        let first = |g: &Group| String::from_utf8(g.entries[0].bytes.clone()).unwrap();
+        assert!(
+            first(&groups[0]).starts_with(r#"{"jsonrpc":"2.0","id":"#),
+            "{}",
+            first(&groups[0])
+        );
+        assert!(
+            first(&groups[1]).starts_with(r#"{"method":"#),
+            "{}",
+            first(&groups[1])
+        );
+        assert!(member_orders::<V2024_11_05>().unwrap().is_empty());
+    }
+
+    type T = V2025_11_25;
 
     #[test]
     fn groups_have_the_promised_shape() {

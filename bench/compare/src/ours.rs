@@ -152,6 +152,35 @@ macro_rules! versions {
                 }
             }
 
+            fn decode_observed(case: &Case) -> bool {
+                use std::hint::black_box;
+                match case.version {
+                    $($version => {
+                        use mcp_spec_types::$m::methods as ms;
+                        let method = case.method.as_deref().and_then(|m| m.parse::<ms::Method>().ok());
+                        match (case.kind, case.from) {
+                            (Kind::Result, Side::Server) => {
+                                answer::<ms::ServerRequest, ms::ServerNotification, ms::ServerResult>(case, method)
+                                    .map(|r| { black_box(&r); })
+                                    .is_ok()
+                            }
+                            (Kind::Result, Side::Client) => {
+                                answer::<ms::ClientRequest, ms::ClientNotification, ms::ClientResult>(case, method)
+                                    .map(|r| { black_box(&r); })
+                                    .is_ok()
+                            }
+                            (_, Side::Client) => ms::decode_from_client(&case.bytes, UnknownMethods::Reject)
+                                .map(|m| { black_box(&m); })
+                                .is_ok(),
+                            (_, Side::Server) => ms::decode_from_server(&case.bytes, UnknownMethods::Reject)
+                                .map(|m| { black_box(&m); })
+                                .is_ok(),
+                        }
+                    })*
+                    _ => false,
+                }
+            }
+
             fn encode(decoded: &Decoded) -> Option<Result<Vec<u8>, String>> {
                 Some(match decoded {
                     $(Decoded::$V(one) => match one {

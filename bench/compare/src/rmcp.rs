@@ -55,6 +55,22 @@ impl Decoder for Rmcp {
         .map_err(|e| e.to_string())
     }
 
+    fn decode_observed(case: &Case) -> bool {
+        use std::hint::black_box;
+        match case.from {
+            Side::Client => serde_json::from_slice::<ClientJsonRpcMessage>(&case.bytes)
+                .map(|m| {
+                    black_box(&m);
+                })
+                .is_ok(),
+            Side::Server => serde_json::from_slice::<ServerJsonRpcMessage>(&case.bytes)
+                .map(|m| {
+                    black_box(&m);
+                })
+                .is_ok(),
+        }
+    }
+
     fn encode(decoded: &Decoded) -> Option<Result<Vec<u8>, String>> {
         Some(
             match decoded {
