@@ -340,6 +340,18 @@ impl Emitter {
         }
     }
 
+    /// The type of a property: as [`ty`](Self::ty), a definition in
+    /// [`overrides::BOXED`](crate::overrides::BOXED) behind a `Box`.
+    fn field_ty(&self, ty: &TypeRef) -> TokenStream {
+        match ty {
+            TypeRef::Named(n) if crate::overrides::boxed(n) => {
+                let i = ident(n);
+                quote!(::std::boxed::Box<#i>)
+            }
+            other => self.ty(other),
+        }
+    }
+
     fn type_def(&self, t: &TypeDef) -> TokenStream {
         let mut doc = self.docs(t.description.as_deref());
         let alias = match &t.origin {
@@ -395,7 +407,7 @@ impl Emitter {
 
     fn field(&self, f: &Field) -> TokenStream {
         let name = ident(&f.name);
-        let inner = self.ty(&f.ty);
+        let inner = self.field_ty(&f.ty);
         let mut doc = self.docs(f.description.as_deref());
         let wire = &f.wire;
         let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
@@ -515,7 +527,7 @@ impl Emitter {
         let expecting = format!("an object ({})", t.name);
         let slots: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("f{i}")).collect();
         let slot_types = fields.iter().map(|f| {
-            let inner = self.ty(&f.ty);
+            let inner = self.field_ty(&f.ty);
             if f.required && !f.nullable {
                 inner
             } else {

@@ -3333,7 +3333,7 @@ impl<'de> serde::Deserialize<'de> for InitializeRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
-    pub capabilities: ClientCapabilities,
+    pub capabilities: ::std::boxed::Box<ClientCapabilities>,
     #[serde(rename = "clientInfo")]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
@@ -3361,7 +3361,9 @@ impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut f0: ::std::option::Option<
+                    ::std::boxed::Box<ClientCapabilities>,
+                > = None;
                 let mut f1: ::std::option::Option<Implementation> = None;
                 let mut f2: ::std::option::Option<::std::string::String> = None;
                 let mut extra = <serde_json::Map<
@@ -3434,7 +3436,7 @@ pub struct InitializeResult {
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    pub capabilities: ServerCapabilities,
+    pub capabilities: ::std::boxed::Box<ServerCapabilities>,
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
@@ -3473,7 +3475,9 @@ impl<'de> serde::Deserialize<'de> for InitializeResult {
                         serde_json::Map<::std::string::String, serde_json::Value>,
                     >,
                 > = None;
-                let mut f1: ::std::option::Option<ServerCapabilities> = None;
+                let mut f1: ::std::option::Option<
+                    ::std::boxed::Box<ServerCapabilities>,
+                > = None;
                 let mut f2: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;

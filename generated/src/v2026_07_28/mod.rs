@@ -3745,7 +3745,7 @@ pub struct DiscoverResult {
     #[serde(rename = "cacheScope")]
     pub cache_scope: DiscoverResultCacheScope,
     /// The capabilities of the server.
-    pub capabilities: ServerCapabilities,
+    pub capabilities: ::std::boxed::Box<ServerCapabilities>,
     /// Natural-language guidance describing the server and its features.
     ///
     /// This can be used by clients to improve an LLM's understanding of
@@ -3804,7 +3804,9 @@ impl<'de> serde::Deserialize<'de> for DiscoverResult {
                     ::std::option::Option<ResultMetaObject>,
                 > = None;
                 let mut f1: ::std::option::Option<DiscoverResultCacheScope> = None;
-                let mut f2: ::std::option::Option<ServerCapabilities> = None;
+                let mut f2: ::std::option::Option<
+                    ::std::boxed::Box<ServerCapabilities>,
+                > = None;
                 let mut f3: ::std::option::Option<
                     ::std::option::Option<::std::string::String>,
                 > = None;
@@ -9902,7 +9904,7 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError 
 pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// The capabilities the server requires from the client to process this request.
     #[serde(rename = "requiredCapabilities")]
-    pub required_capabilities: ClientCapabilities,
+    pub required_capabilities: ::std::boxed::Box<ClientCapabilities>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9928,7 +9930,9 @@ impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorD
                 MissingRequiredClientCapabilityErrorErrorData,
                 A::Error,
             > {
-                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut f0: ::std::option::Option<
+                    ::std::boxed::Box<ClientCapabilities>,
+                > = None;
                 let mut extra = <serde_json::Map<
                     ::std::string::String,
                     serde_json::Value,
@@ -12858,7 +12862,9 @@ pub struct RequestMetaObject {
     /// an empty object means the client supports no optional capabilities.
     /// Servers MUST NOT infer capabilities from prior requests.
     #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
-    pub io_modelcontextprotocol_client_capabilities: ClientCapabilities,
+    pub io_modelcontextprotocol_client_capabilities: ::std::boxed::Box<
+        ClientCapabilities,
+    >,
     /// Identifies the client software making the request. Clients SHOULD
     /// include this field on every request unless specifically configured not
     /// to do so.
@@ -12927,7 +12933,9 @@ impl<'de> serde::Deserialize<'de> for RequestMetaObject {
                 self,
                 mut map: A,
             ) -> ::std::result::Result<RequestMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<ClientCapabilities> = None;
+                let mut f0: ::std::option::Option<
+                    ::std::boxed::Box<ClientCapabilities>,
+                > = None;
                 let mut f1: ::std::option::Option<
                     ::std::option::Option<Implementation>,
                 > = None;
