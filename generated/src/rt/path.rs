@@ -215,9 +215,9 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
     let content = match content {
         Ok(content) => content,
         // The first attempt stopped at a wrong value before the syntax error: its error
-        // is the one (without a path: the value was not read whole). A union that decoded
-        // straight from the text reports the syntax error inside it in its own words
-        // (`U (as A): expected ...`), which end with the syntax error's.
+        // is the one (without a path: the value was not read whole). An error that ends
+        // with the syntax error's own words is that error (text the JSON layer checked,
+        // as every entry point's is, has none).
         Err(e)
             if (first.line(), first.column()) < (e.inner.line(), e.inner.column())
                 && !strip_position(&first.to_string())
