@@ -14,10 +14,11 @@
 //! | `draft` | [`draft`] | 2020-12 |
 //! | `schemars` | derives `schemars::JsonSchema` on every type | |
 //!
-//! [`rt`] is the small hand-written runtime the generated modules build on.
+//! [`rt`] is the hand-written runtime the generated modules build on: the crate
+//! `mcp-spec-rt`, re-exported.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod rt;
+pub use mcp_spec_rt as rt;
 pub mod version;
 
 #[rustfmt::skip]

@@ -11,7 +11,7 @@
 //!
 //! The compile check builds one scratch crate (under `CARGO_TARGET_TMPDIR`, debug,
 //! `--offline`, `RUSTFLAGS=-D warnings` as CI builds `mcp-spec-types`) with one module
-//! per picked revision beside the hand-written runtime of `generated/src/rt/`.
+//! per picked revision beside the hand-written runtime (`runtime/`, the crate `mcp-spec-rt`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -215,13 +215,7 @@ fn sampled_draft_revisions_compile() {
         "//! Scratch crate of `generator/tests/history.rs`: sampled draft revisions.\n\
          #![forbid(unsafe_code)]\n\n",
     );
-    lib.push_str(&format!(
-        "#[path = {:?}]\npub mod rt;\n",
-        workspace
-            .join("generated/src/rt/mod.rs")
-            .display()
-            .to_string()
-    ));
+    lib.push_str(RUNTIME);
     let mut modules = Vec::new();
     let mut legend = Vec::new();
     for path in &picked {

@@ -1,8 +1,8 @@
 //! Descriptions that are hostile to rustdoc (unbalanced backticks and brackets, HTML,
 //! comment markers, unclosed code fences, broken links, odd Unicode) are handled: the
 //! Rust generated from `fixtures/ok/hostile_docs.json` builds, and documents with
-//! `RUSTDOCFLAGS=-D warnings`, in a scratch crate beside the hand-written runtime of
-//! `generated/src/rt/`, and every description's text reaches the rendered page.
+//! `RUSTDOCFLAGS=-D warnings`, in a scratch crate on the hand-written runtime
+//! (`runtime/`), and every description's text reaches the rendered page.
 
 mod common;
 
@@ -42,12 +42,8 @@ fn hostile_descriptions_document_without_warnings() {
         &src.join("lib.rs"),
         &format!(
             "//! Scratch crate of `generator/tests/hostile_docs.rs`.\n\
-             #![forbid(unsafe_code)]\n\n#[path = {:?}]\npub mod rt;\n\
-             #[rustfmt::skip]\npub mod hostile;\n",
-            workspace
-                .join("generated/src/rt/mod.rs")
-                .display()
-                .to_string()
+             #![forbid(unsafe_code)]\n\n{RUNTIME}\
+             #[rustfmt::skip]\npub mod hostile;\n"
         ),
     );
 

@@ -154,3 +154,9 @@ pub const VERSIONS: &[Harness] = &[
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The Rust example of the published crate's README (`generated/README.md`), compiled and
+/// run as a doctest.
+#[doc = include_str!("../../generated/README.md")]
+#[cfg(doctest)]
+pub struct CrateReadmeDoctests;

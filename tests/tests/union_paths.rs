@@ -377,3 +377,65 @@ fn a_schema_union_decodes_alike_in_either_order() {
     let e = serde_json::from_str::<v::PrimitiveSchemaDefinition>(broken).expect_err(broken);
     assert!(e.is_syntax(), "{e}");
 }
+
+/// The generated scalar unions (`ProgressToken`, `RequestId`: a string or an integer)
+/// take the arm the rules choose from text, from a `Value` and through the path-tracking
+/// decoder alike: an integer past `i64`, a fraction and anything not a scalar are refused.
+#[test]
+fn generated_scalar_unions_take_their_arms() {
+    use mcp_spec_types::v2026_07_28::{ProgressToken, RequestId};
+    let cases: &[(&str, Option<&str>)] = &[
+        (r#""a""#, Some("String")),
+        (r#""\u00e9\n""#, Some("String")),
+        ("0", Some("Integer")),
+        ("-7", Some("Integer")),
+        ("9223372036854775807", Some("Integer")),
+        ("9223372036854775808", None),
+        ("1.5", None),
+        ("true", None),
+        ("null", None),
+        ("[1]", None),
+        (r#"{"a":1}"#, None),
+    ];
+    fn arm<T: std::fmt::Debug>(value: &T) -> String {
+        format!("{value:?}")
+            .split('(')
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+    for &(text, expected) in cases {
+        let value: Value = serde_json::from_str(text).unwrap();
+        let token = serde_json::from_str::<ProgressToken>(text).ok();
+        assert_eq!(
+            token.as_ref().map(arm).as_deref(),
+            expected,
+            "ProgressToken {text}"
+        );
+        assert_eq!(
+            serde_json::from_value::<ProgressToken>(value.clone()).ok(),
+            token,
+            "ProgressToken from a Value, {text}"
+        );
+        assert_eq!(
+            path::from_slice::<ProgressToken>(text.as_bytes()).ok(),
+            token,
+            "ProgressToken tracked, {text}"
+        );
+        let id = serde_json::from_str::<RequestId>(text).ok();
+        assert_eq!(
+            id.as_ref().map(arm).as_deref(),
+            expected,
+            "RequestId {text}"
+        );
+        assert_eq!(
+            serde_json::from_value::<RequestId>(value).ok(),
+            id,
+            "RequestId from a Value, {text}"
+        );
+    }
+    assert_eq!(
+        serde_json::from_str::<ProgressToken>("-3").unwrap(),
+        ProgressToken::Integer(-3)
+    );
+}

@@ -32,6 +32,10 @@ pub fn serde_dependencies(manifest: &Path) -> String {
     lines.join("\n") + "\n"
 }
 
+/// What a scratch crate's `lib.rs` declares so that generated code finds its runtime at
+/// `crate::rt`, as in `mcp-spec-types`.
+pub const RUNTIME: &str = "pub use mcp_spec_rt as rt;\n";
+
 /// Writes `contents` to `path` unless it already holds exactly that, so a rerun with an
 /// unchanged generator leaves cargo nothing to rebuild.
 pub fn write_if_changed(path: &Path, contents: &str) {
@@ -58,8 +62,9 @@ pub fn first_errors(stderr: &str, max: usize) -> String {
     out
 }
 
-/// Writes the manifest of a scratch crate at `scratch` (its `src/lib.rs` is the caller's),
-/// with the serde requirements of `generated/Cargo.toml` and the workspace lockfile, and
+/// Writes the manifest of a scratch crate at `scratch` (its `src/lib.rs` is the caller's,
+/// and re-exports the runtime as `rt`: see [`RUNTIME`]), with the runtime crate, the serde
+/// requirements of `generated/Cargo.toml` and the workspace lockfile, and
 /// runs `cargo <args> --offline` in it with `flags_var` (`RUSTFLAGS` or `RUSTDOCFLAGS`)
 /// set to `-D warnings`.
 pub fn scratch_crate(
@@ -77,7 +82,8 @@ pub fn scratch_crate(
              # Declared, never enabled: the generated code has `cfg(feature = \"schemars\")`.\n\
              [features]\nschemars = []\n\n\
              # A debug build without debug info: the check is that it compiles.\n\
-             [profile.dev]\ndebug = false\n\n[dependencies]\n{}",
+             [profile.dev]\ndebug = false\n\n[dependencies]\nmcp-spec-rt = {{ path = {:?} }}\n{}",
+            workspace.join("runtime").display().to_string(),
             serde_dependencies(&workspace.join("generated/Cargo.toml"))
         ),
     );

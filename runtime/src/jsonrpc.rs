@@ -188,8 +188,10 @@ impl RawResult {
         RawResult::from_text(&value.to_string())
     }
 
-    /// Text the JSON layer has checked.
-    pub(crate) fn checked(text: &str) -> RawResult {
+    /// Text the JSON layer has checked (what [`ResultSet::decode_checked`] is given):
+    /// for the decoders and generated code, which keep that promise.
+    #[doc(hidden)]
+    pub fn checked(text: &str) -> RawResult {
         RawResult(text.into())
     }
 

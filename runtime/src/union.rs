@@ -684,31 +684,4 @@ mod tests {
             ]
         );
     }
-
-    #[cfg(feature = "v2026_07_28")]
-    #[test]
-    fn generated_scalar_unions_take_their_arms() {
-        use crate::v2026_07_28::{ProgressToken, RequestId};
-        for text in TEXTS {
-            let value: Value = serde_json::from_str(text).unwrap();
-            let quick =
-                serde_json::from_value::<ProgressToken>(value.clone()).map_err(|e| e.to_string());
-            assert_eq!(
-                quick,
-                whole::<ProgressToken>(&value),
-                "ProgressToken {text}"
-            );
-            let quick =
-                serde_json::from_value::<RequestId>(value.clone()).map_err(|e| e.to_string());
-            assert_eq!(quick, whole::<RequestId>(&value), "RequestId {text}");
-        }
-        assert_eq!(
-            serde_json::from_str::<ProgressToken>("\"op\"").unwrap(),
-            ProgressToken::String("op".into())
-        );
-        assert_eq!(
-            serde_json::from_str::<ProgressToken>("-3").unwrap(),
-            ProgressToken::Integer(-3)
-        );
-    }
 }

@@ -1,6 +1,10 @@
-//! The hand-written runtime that generated code builds on: const markers, the union
-//! decoder, small serde helpers, the JSON-RPC layer and a JSON writer. Nothing here is
-//! specific to one protocol version.
+//! The hand-written runtime that the generated MCP types build on: const markers, the
+//! union decoder, small serde helpers, the JSON-RPC layer, the serving glue and a JSON
+//! writer. Nothing here is specific to one protocol version, and nothing here is
+//! generated.
+//!
+//! Users reach it as `mcp_spec_types::rt`, which re-exports this crate; depending on it
+//! directly is only needed by crates of generated code of their own.
 
 /// Visitor methods of a wrapper visitor (a `visitor` field, `V::Value`) that pass a
 /// scalar on unchanged. Defined before the modules, which use it.
@@ -13,6 +17,11 @@ macro_rules! forward_visit {
         )*
     };
 }
+
+/// The `serde` this crate is built with (the generated markers implement its traits).
+pub use serde;
+/// The `serde_json` this crate is built with.
+pub use serde_json;
 
 mod content;
 pub mod json;
@@ -108,7 +117,7 @@ impl serde::de::Visitor<'_> for ConstIntVisitor {
 }
 
 /// Defines a zero-sized marker that encodes as one string and decodes only from it.
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! const_str {
     ($name:ident, $value:literal) => {
         #[doc = concat!("The constant `\"", $value, "\"`: encodes as that string and decodes only from it.")]
@@ -120,15 +129,15 @@ macro_rules! const_str {
             pub const VALUE: &'static str = $value;
         }
 
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<S: $crate::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str($value)
             }
         }
 
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserializer.deserialize_str($crate::rt::ConstStrVisitor($value)).map(|()| $name)
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_str($crate::ConstStrVisitor($value)).map(|()| $name)
             }
         }
 
@@ -144,11 +153,9 @@ macro_rules! const_str {
         }
     };
 }
-#[allow(unused_imports)] // unused when no version feature is on
-pub(crate) use const_str;
 
 /// Defines a zero-sized marker that encodes as one integer and decodes only from it.
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! const_int {
     ($name:ident, $value:literal) => {
         #[doc = concat!("The constant `", stringify!($value), "`: encodes as that integer and decodes only from it.")]
@@ -160,15 +167,15 @@ macro_rules! const_int {
             pub const VALUE: i64 = $value;
         }
 
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<S: $crate::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_i64($value)
             }
         }
 
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserializer.deserialize_i64($crate::rt::ConstIntVisitor($value)).map(|()| $name)
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_i64($crate::ConstIntVisitor($value)).map(|()| $name)
             }
         }
 
@@ -184,8 +191,6 @@ macro_rules! const_int {
         }
     };
 }
-#[allow(unused_imports)] // unused when no enabled version has an integer const
-pub(crate) use const_int;
 
 #[doc(hidden)]
 pub struct ConstBoolVisitor(pub bool);
@@ -207,7 +212,7 @@ impl serde::de::Visitor<'_> for ConstBoolVisitor {
 }
 
 /// Defines a zero-sized marker that encodes as one boolean and decodes only from it.
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! const_bool {
     ($name:ident, $value:literal) => {
         #[doc = concat!("The constant `", stringify!($value), "`: encodes as that boolean and decodes only from it.")]
@@ -219,15 +224,15 @@ macro_rules! const_bool {
             pub const VALUE: bool = $value;
         }
 
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<S: $crate::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_bool($value)
             }
         }
 
-        impl<'de> serde::Deserialize<'de> for $name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                deserializer.deserialize_bool($crate::rt::ConstBoolVisitor($value)).map(|()| $name)
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_bool($crate::ConstBoolVisitor($value)).map(|()| $name)
             }
         }
 
@@ -243,5 +248,3 @@ macro_rules! const_bool {
         }
     };
 }
-#[allow(unused_imports)] // unused when no enabled version has a boolean const
-pub(crate) use const_bool;
