@@ -48,7 +48,7 @@ pub(crate) fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
         ))
     })?;
     // A blank line between top-level items, for readers of the generated files.
-    let text = prettyplease::unparse(&file);
+    let text = macro_entries_one_a_line(&file, prettyplease::unparse(&file));
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
@@ -61,6 +61,116 @@ pub(crate) fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
         }
     }
     Ok(out)
+}
+
+/// The runtime macros the generated modules invoke once per type: `Deserialize` for an
+/// open object, and `Deserialize` with the arm table of a union.
+const OPEN_OBJECT: &str = "open_object";
+const UNION_ARMS: &str = "union_arms";
+
+/// prettyplease flows the tokens of a macro invocation like a paragraph; the invocations
+/// of the runtime's per-type macros (`Name { entry, entry, ... }`) are rewritten one entry
+/// a line, so that they read like the field or arm lists they are. Each top-level
+/// invocation in `file` (in order) replaces the block prettyplease printed for it.
+fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
+    let is_ours = |path: &syn::Path| {
+        path.segments
+            .last()
+            .is_some_and(|s| s.ident == OPEN_OBJECT || s.ident == UNION_ARMS)
+    };
+    let mut bodies = file.items.iter().filter_map(|item| match item {
+        syn::Item::Macro(m) if is_ours(&m.mac.path) => Some(macro_body(&m.mac.tokens)),
+        _ => None,
+    });
+    let starts = [OPEN_OBJECT, UNION_ARMS].map(|m| format!("crate::rt::{m}! {{"));
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        out.push('\n');
+        if starts.iter().any(|s| s == line) {
+            // prettyplease's block ends at the first closing brace in the first column.
+            for rest in lines.by_ref() {
+                if rest == "}" {
+                    break;
+                }
+            }
+            out.push_str(&bodies.next().unwrap_or_default());
+            out.push_str("}\n");
+        }
+    }
+    out
+}
+
+/// `Name { entry, ... }`, indented, one entry a line.
+fn macro_body(tokens: &TokenStream) -> String {
+    use proc_macro2::TokenTree;
+    let mut trees = tokens.clone().into_iter();
+    let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(entries)), None) =
+        (trees.next(), trees.next(), trees.next())
+    else {
+        return format!("    {}\n", tokens_text(tokens.clone()));
+    };
+    let mut out = format!("    {name} {{\n");
+    let mut entry = TokenStream::new();
+    for tree in entries.stream() {
+        match &tree {
+            TokenTree::Punct(p) if p.as_char() == ',' => {
+                out.push_str(&format!(
+                    "        {},\n",
+                    tokens_text(std::mem::take(&mut entry))
+                ));
+            }
+            _ => entry.extend([tree]),
+        }
+    }
+    if !entry.is_empty() {
+        out.push_str(&format!("        {},\n", tokens_text(entry)));
+    }
+    out.push_str("    }\n");
+    out
+}
+
+/// Tokens as a person writes them: `a: "b" c`, `Vec<::std::string::String>`, `A(B)`.
+fn tokens_text(tokens: TokenStream) -> String {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    let mut out = String::new();
+    // Whether the next word (identifier or literal) is set off by a space.
+    let mut space = false;
+    let mut joint_colon = false;
+    for tree in tokens {
+        match tree {
+            TokenTree::Ident(_) | TokenTree::Literal(_) => {
+                if space {
+                    out.push(' ');
+                }
+                out.push_str(&tree.to_string());
+                space = true;
+                joint_colon = false;
+            }
+            TokenTree::Punct(p) => {
+                let c = p.as_char();
+                out.push(c);
+                // `,` and a lone `:` are followed by a space; the `::` of a path is not.
+                space = c == ',' || (c == ':' && p.spacing() == Spacing::Alone && !joint_colon);
+                joint_colon = c == ':' && p.spacing() == Spacing::Joint;
+            }
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Brace => ("{ ", " }"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                out.push_str(&tokens_text(g.stream()));
+                out.push_str(close);
+                space = true;
+                joint_colon = false;
+            }
+        }
+    }
+    out
 }
 
 struct Emitter {
@@ -476,7 +586,7 @@ impl Emitter {
         additional: Option<&TypeRef>,
     ) -> TokenStream {
         let name = ident(&t.name);
-        // An open object decodes through a generated visitor: serde's `flatten` would
+        // An open object decodes through `rt::open_object!`: serde's `flatten` would
         // buffer every property of the object before decoding any of them.
         let derives = if additional.is_some() {
             self.derives(t, quote!(serde::Serialize))
@@ -492,7 +602,7 @@ impl Emitter {
             .cloned()
             .collect();
         let fields = fields.as_slice();
-        let open_impl = additional.map(|ty| self.open_deserialize(t, fields, ty));
+        let open_impl = additional.map(|_| self.open_deserialize(t, fields));
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
@@ -520,54 +630,25 @@ impl Emitter {
         }
     }
 
-    /// `Deserialize` for an object with `extra`: one pass over the properties, each named
-    /// one decoded into its field and every other one into `extra`.
-    fn open_deserialize(&self, t: &TypeDef, fields: &[Field], additional: &TypeRef) -> TokenStream {
+    /// `Deserialize` for an object with `extra` (`rt::open_object!`): one pass over the
+    /// properties, each named one decoded into its field and every other one into
+    /// `extra`.
+    fn open_deserialize(&self, t: &TypeDef, fields: &[Field]) -> TokenStream {
         let name = ident(&t.name);
-        let expecting = format!("an object ({})", t.name);
-        let slots: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("f{i}")).collect();
-        let slot_types = fields.iter().map(|f| {
-            let inner = self.field_ty(&f.ty);
-            if f.required && !f.nullable {
-                inner
-            } else {
-                quote!(::std::option::Option<#inner>)
-            }
-        });
-        let wires: Vec<&str> = fields.iter().map(|f| f.wire.as_str()).collect();
-        let finals = fields.iter().zip(&slots).map(|(f, slot)| {
+        let fields = fields.iter().map(|f| {
             let field = ident(&f.name);
             let wire = &f.wire;
-            match (f.required, f.nullable) {
-                (true, _) => quote!(#field: crate::rt::serde_helpers::take(#slot, #wire)?,),
-                (false, false) => quote!(#field: #slot.flatten(),),
-                (false, true) => quote!(#field: #slot,),
-            }
+            let how = match (f.required, f.nullable) {
+                (true, _) => quote!(),
+                (false, false) => quote!(optional),
+                (false, true) => quote!(optional_nullable),
+            };
+            quote!(#field: #wire #how)
         });
-        let extra_ty = self.ty(&TypeRef::Map(Box::new(additional.clone())));
+        let mac = format_ident!("{}", OPEN_OBJECT);
         quote! {
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    struct Visitor;
-                    impl<'de> serde::de::Visitor<'de> for Visitor {
-                        type Value = #name;
-                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> ::std::result::Result<#name, A::Error> {
-                            #( let mut #slots: ::std::option::Option<#slot_types> = None; )*
-                            let mut extra = <#extra_ty as ::std::default::Default>::default();
-                            while let Some(key) = map.next_key::<crate::rt::serde_helpers::Key<'de>>()? {
-                                match key.as_str() {
-                                    #( #wires => crate::rt::serde_helpers::fill(&mut #slots, &mut map, #wires)?, )*
-                                    _ => crate::rt::serde_helpers::fill_extra(&mut extra, key, &mut map)?,
-                                }
-                            }
-                            Ok(#name { #( #finals )* extra })
-                        }
-                    }
-                    deserializer.deserialize_map(Visitor)
-                }
+            crate::rt::#mac! {
+                #name { #( #fields, )* }
             }
         }
     }
@@ -645,7 +726,7 @@ impl Emitter {
             None => quote!(::std::option::Option::None),
         };
         let type_name = t.name.as_str();
-        let idx = 0..variants.len();
+        let union_arms = format_ident!("{}", UNION_ARMS);
         let from_impls = variants
             .iter()
             .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
@@ -674,23 +755,8 @@ impl Emitter {
                     arms: &[ #( #arms ),* ],
                 };
             }
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    crate::rt::union::deserialize(deserializer)
-                }
-            }
-            impl crate::rt::union::Arms for #name {
-                fn facts() -> &'static crate::rt::union::Union {
-                    &Self::DECODE
-                }
-                fn arm<'de, D: serde::Deserializer<'de>>(index: usize, deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    match index {
-                        #( #idx => <#vtypes as serde::Deserialize>::deserialize(deserializer).map(Self::#vnames), )*
-                        _ => ::std::result::Result::Err(<D::Error as serde::de::Error>::custom(
-                            ::std::format_args!("{} has no arm {index}", #type_name),
-                        )),
-                    }
-                }
+            crate::rt::#union_arms! {
+                #name { #( #vnames(#vtypes), )* }
             }
             #( #from_impls )*
         }

@@ -1,6 +1,89 @@
-//! Field helpers that derived serde code calls by path.
+//! Field helpers that derived serde code calls by path, and [`open_object!`](crate::open_object),
+//! the `Deserialize` of the generated open objects.
 
 use serde::{Deserialize, Deserializer};
+
+/// `Deserialize` for a generated struct whose schema allows properties it does not name
+/// (an open object): one pass over the properties, each named one decoded into its field,
+/// every other one kept in the struct's `extra` map. serde's `flatten` would read the whole
+/// object into a buffer first. The generated modules invoke it after each such struct:
+///
+/// ```ignore
+/// crate::rt::open_object! {
+///     TextContent {
+///         r#type: "type",
+///         meta: "_meta" optional,
+///         annotations: "annotations" optional,
+///         text: "text",
+///     }
+/// }
+/// ```
+///
+/// Each field names its property on the wire and how it is filled: required (absence is
+/// a "missing field" error; a required property that may be `null` is an `Option` filled
+/// the same way), `optional` (an `Option`: absence and `null` are `None`) or
+/// `optional_nullable` (an `Option<Option<_>>`: absence is `None`, `null` is
+/// `Some(None)`). A property given twice is an error, whether named or not. The field
+/// types come from the struct.
+#[macro_export]
+macro_rules! open_object {
+    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                struct Visitor;
+                impl<'de> $crate::serde::de::Visitor<'de> for Visitor {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(::std::concat!("an object (", ::std::stringify!($name), ")"))
+                    }
+                    fn visit_map<A: $crate::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> ::std::result::Result<$name, A::Error> {
+                        $( let mut $field = ::std::option::Option::None; )*
+                        let mut extra = $crate::serde_json::Map::new();
+                        while let ::std::option::Option::Some(key) =
+                            map.next_key::<$crate::serde_helpers::Key<'de>>()?
+                        {
+                            match key.as_str() {
+                                $( $wire => $crate::serde_helpers::fill(&mut $field, &mut map, $wire)?, )*
+                                _ => $crate::serde_helpers::fill_extra(&mut extra, key, &mut map)?,
+                            }
+                        }
+                        ::std::result::Result::Ok($name {
+                            $( $field: $crate::__open_object_field!($field, $wire $(, $how)?), )*
+                            extra,
+                        })
+                    }
+                }
+                deserializer.deserialize_map(Visitor)
+            }
+        }
+    };
+}
+
+/// How [`open_object!`](crate::open_object) finishes a field from its slot.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __open_object_field {
+    ($slot:ident, $wire:literal) => {
+        $crate::serde_helpers::take($slot, $wire)?
+    };
+    ($slot:ident, $wire:literal, optional) => {
+        $crate::serde_helpers::flatten($slot)
+    };
+    ($slot:ident, $wire:literal, optional_nullable) => {
+        $slot
+    };
+}
+
+/// An optional property's slot: absent, or `null`, is `None`.
+#[doc(hidden)]
+pub fn flatten<T>(slot: Option<Option<T>>) -> Option<T> {
+    slot.flatten()
+}
 
 /// A required field that may be `null`: unlike a plain `Option`, absence is an error,
 /// so `"ttl": null` and a missing `ttl` are told apart.

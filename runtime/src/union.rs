@@ -299,6 +299,55 @@ pub trait Arms: Sized {
     fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
 }
 
+/// `Deserialize` and [`Arms`] for a generated union, from its variants in the order of
+/// its `DECODE` facts (an associated `const DECODE: Union` the generated code defines
+/// beside it). The generated modules invoke it after each union:
+///
+/// ```ignore
+/// crate::rt::union_arms! {
+///     ContentBlock {
+///         TextContent(TextContent),
+///         ImageContent(ImageContent),
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! union_arms {
+    ($name:ident { $( $variant:ident ( $ty:ty ) ),* $(,)? }) => {
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                $crate::union::deserialize(deserializer)
+            }
+        }
+
+        impl $crate::union::Arms for $name {
+            fn facts() -> &'static $crate::union::Union {
+                &Self::DECODE
+            }
+
+            fn arm<'de, D: $crate::serde::Deserializer<'de>>(
+                index: usize,
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                let mut arm = 0usize;
+                $(
+                    if index == arm {
+                        return <$ty as $crate::serde::Deserialize>::deserialize(deserializer)
+                            .map(Self::$variant);
+                    }
+                    arm += 1;
+                )*
+                let _ = arm;
+                ::std::result::Result::Err(<D::Error as $crate::serde::de::Error>::custom(
+                    ::std::format_args!("{} has no arm {index}", ::std::stringify!($name)),
+                ))
+            }
+        }
+    };
+}
+
 /// Decodes a union, choosing its arm by the rules in the [module docs](self) and buffering
 /// the value only where the rules need all of it.
 pub fn deserialize<'de, U: Arms, D: Deserializer<'de>>(deserializer: D) -> Result<U, D::Error> {

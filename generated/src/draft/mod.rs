@@ -52,79 +52,11 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Annotations;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Annotations)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Annotations, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Role>>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "audience" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "audience",
-                            )?
-                        }
-                        "lastModified" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "lastModified",
-                            )?
-                        }
-                        "priority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "priority",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Annotations {
-                    audience: f0.flatten(),
-                    last_modified: f1.flatten(),
-                    priority: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Annotations {
+        audience: "audience" optional,
+        last_modified: "lastModified" optional,
+        priority: "priority" optional,
     }
 }
 
@@ -154,79 +86,13 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = AudioContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (AudioContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Audio> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(AudioContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    data: crate::rt::serde_helpers::take(f3, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    AudioContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        data: "data",
+        mime_type: "mimeType",
     }
 }
 
@@ -250,58 +116,10 @@ pub struct BaseMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BaseMetadata;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BaseMetadata)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BaseMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BaseMetadata {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BaseMetadata {
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -332,72 +150,12 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BlobResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BlobResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "blob" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "blob")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BlobResourceContents {
-                    meta: f0.flatten(),
-                    blob: crate::rt::serde_helpers::take(f1, "blob")?,
-                    mime_type: f2.flatten(),
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BlobResourceContents {
+        meta: "_meta" optional,
+        blob: "blob",
+        mime_type: "mimeType" optional,
+        uri: "uri",
     }
 }
 
@@ -419,74 +177,12 @@ pub struct BooleanSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BooleanSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BooleanSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Boolean> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BooleanSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    title: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BooleanSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        title: "title" optional,
     }
 }
 
@@ -537,76 +233,12 @@ pub struct CacheableResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CacheableResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CacheableResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CacheableResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CacheableResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<CacheableResultCacheScope> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CacheableResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    result_type: crate::rt::serde_helpers::take(f2, "resultType")?,
-                    ttl_ms: crate::rt::serde_helpers::take(f3, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CacheableResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        result_type: "resultType",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -685,64 +317,12 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ToolsCall> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<CallToolRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -782,91 +362,13 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<InputResponses>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "inputResponses" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "inputResponses",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
-                        }
-                        "requestState" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "requestState",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    arguments: f1.flatten(),
-                    input_responses: f2.flatten(),
-                    name: crate::rt::serde_helpers::take(f3, "name")?,
-                    request_state: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequestParams {
+        meta: "_meta",
+        arguments: "arguments" optional,
+        input_responses: "inputResponses" optional,
+        name: "name",
+        request_state: "requestState" optional,
     }
 }
 
@@ -927,83 +429,13 @@ pub struct CallToolResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "structuredContent" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "structuredContent",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolResult {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    is_error: f2.flatten(),
-                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
-                    structured_content: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolResult {
+        meta: "_meta" optional,
+        content: "content",
+        is_error: "isError" optional,
+        result_type: "resultType",
+        structured_content: "structuredContent" optional,
     }
 }
 
@@ -1019,59 +451,11 @@ pub struct CallToolResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<CallToolResultResponseResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -1131,41 +515,10 @@ impl CallToolResultResponseResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CallToolResultResponseResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InputRequiredResult)
-            }
-            1usize => {
-                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CallToolResultResponseResult"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CallToolResultResponseResult {
+        InputRequiredResult(InputRequiredResult),
+        CallToolResult(CallToolResult),
     }
 }
 
@@ -1199,61 +552,11 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelledNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelledNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelledNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsCancelled> = None;
-                let mut f2: ::std::option::Option<CancelledNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelledNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelledNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -1282,69 +585,11 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelledNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelledNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<NotificationMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "reason" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "reason")?
-                        }
-                        "requestId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requestId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelledNotificationParams {
-                    meta: f0.flatten(),
-                    reason: f1.flatten(),
-                    request_id: crate::rt::serde_helpers::take(f2, "requestId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelledNotificationParams {
+        meta: "_meta" optional,
+        reason: "reason" optional,
+        request_id: "requestId",
     }
 }
 
@@ -1397,103 +642,13 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilities)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesElicitation>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesSampling>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "elicitation" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "elicitation",
-                            )?
-                        }
-                        "experimental" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "experimental",
-                            )?
-                        }
-                        "extensions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "extensions",
-                            )?
-                        }
-                        "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "roots")?
-                        }
-                        "sampling" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "sampling",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilities {
-                    elicitation: f0.flatten(),
-                    experimental: f1.flatten(),
-                    extensions: f2.flatten(),
-                    roots: f3.flatten(),
-                    sampling: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilities {
+        elicitation: "elicitation" optional,
+        experimental: "experimental" optional,
+        extensions: "extensions" optional,
+        roots: "roots" optional,
+        sampling: "sampling" optional,
     }
 }
 
@@ -1514,56 +669,10 @@ pub struct ClientCapabilitiesElicitation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesElicitation;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesElicitation)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "form" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "form")?
-                        }
-                        "url" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "url")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesElicitation {
-                    form: f0.flatten(),
-                    url: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesElicitation {
+        form: "form" optional,
+        url: "url" optional,
     }
 }
 
@@ -1587,56 +696,10 @@ pub struct ClientCapabilitiesSampling {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesSampling;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesSampling)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "context" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "context")?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesSampling {
-                    context: f0.flatten(),
-                    tools: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesSampling {
+        context: "context" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -1658,61 +721,11 @@ pub struct ClientNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsCancelled> = None;
-                let mut f2: ::std::option::Option<CancelledNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -1942,75 +955,18 @@ impl ClientRequest {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientRequest {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <DiscoverRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::DiscoverRequest)
-            }
-            1usize => {
-                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListResourcesRequest)
-            }
-            2usize => {
-                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ListResourceTemplatesRequest)
-            }
-            3usize => {
-                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceRequest)
-            }
-            4usize => {
-                <SubscriptionsListenRequest as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::SubscriptionsListenRequest)
-            }
-            5usize => {
-                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListPromptsRequest)
-            }
-            6usize => {
-                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptRequest)
-            }
-            7usize => {
-                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListToolsRequest)
-            }
-            8usize => {
-                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolRequest)
-            }
-            9usize => {
-                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CompleteRequest)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientRequest {
+        DiscoverRequest(DiscoverRequest),
+        ListResourcesRequest(ListResourcesRequest),
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+        ReadResourceRequest(ReadResourceRequest),
+        SubscriptionsListenRequest(SubscriptionsListenRequest),
+        ListPromptsRequest(ListPromptsRequest),
+        GetPromptRequest(GetPromptRequest),
+        ListToolsRequest(ListToolsRequest),
+        CallToolRequest(CallToolRequest),
+        CompleteRequest(CompleteRequest),
     }
 }
 
@@ -2090,64 +1046,12 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::CompletionComplete> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<CompleteRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -2169,72 +1073,12 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<CompleteRequestParamsContext>,
-                > = None;
-                let mut f3: ::std::option::Option<CompleteRequestParamsRef> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "argument" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "argument",
-                            )?
-                        }
-                        "context" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "context")?
-                        }
-                        "ref" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "ref")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    argument: crate::rt::serde_helpers::take(f1, "argument")?,
-                    context: f2.flatten(),
-                    r#ref: crate::rt::serde_helpers::take(f3, "ref")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParams {
+        meta: "_meta",
+        argument: "argument",
+        context: "context" optional,
+        r#ref: "ref",
     }
 }
 
@@ -2253,56 +1097,10 @@ pub struct CompleteRequestParamsArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsArgument;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsArgument)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "value" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsArgument {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    value: crate::rt::serde_helpers::take(f1, "value")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsArgument {
+        name: "name",
+        value: "value",
     }
 }
 
@@ -2328,62 +1126,9 @@ pub struct CompleteRequestParamsContext {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsContext;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsContext)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsContext {
-                    arguments: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsContext {
+        arguments: "arguments" optional,
     }
 }
 
@@ -2437,43 +1182,10 @@ impl CompleteRequestParamsRef {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CompleteRequestParamsRef {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <PromptReference as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PromptReference)
-            }
-            1usize => {
-                <ResourceTemplateReference as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceTemplateReference)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CompleteRequestParamsRef"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CompleteRequestParamsRef {
+        PromptReference(PromptReference),
+        ResourceTemplateReference(ResourceTemplateReference),
     }
 }
 
@@ -2515,71 +1227,11 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "completion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "completion",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResult {
-                    meta: f0.flatten(),
-                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
-                    result_type: crate::rt::serde_helpers::take(f2, "resultType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResult {
+        meta: "_meta" optional,
+        completion: "completion",
+        result_type: "resultType",
     }
 }
 
@@ -2606,63 +1258,11 @@ pub struct CompleteResultCompletion {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResultCompletion;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResultCompletion)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "hasMore" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
-                        }
-                        "total" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
-                        }
-                        "values" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResultCompletion {
-                    has_more: f0.flatten(),
-                    total: f1.flatten(),
-                    values: crate::rt::serde_helpers::take(f2, "values")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResultCompletion {
+        has_more: "hasMore" optional,
+        total: "total" optional,
+        values: "values",
     }
 }
 
@@ -2678,59 +1278,11 @@ pub struct CompleteResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<CompleteResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -2835,51 +1387,13 @@ impl ContentBlock {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ContentBlock {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ResourceLink as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResourceLink)
-            }
-            4usize => {
-                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::EmbeddedResource)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ContentBlock {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ResourceLink(ResourceLink),
+        EmbeddedResource(EmbeddedResource),
     }
 }
 
@@ -2924,56 +1438,10 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::SamplingCreateMessage> = None;
-                let mut f1: ::std::option::Option<CreateMessageRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -3056,144 +1524,18 @@ pub struct CreateMessageRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
-                > = None;
-                let mut f1: ::std::option::Option<i64> = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ModelPreferences>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f8: ::std::option::Option<::std::option::Option<ToolChoice>> = None;
-                let mut f9: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Tool>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "includeContext" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "includeContext",
-                            )?
-                        }
-                        "maxTokens" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "maxTokens",
-                            )?
-                        }
-                        "messages" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "messages",
-                            )?
-                        }
-                        "metadata" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "metadata",
-                            )?
-                        }
-                        "modelPreferences" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "modelPreferences",
-                            )?
-                        }
-                        "stopSequences" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "stopSequences",
-                            )?
-                        }
-                        "systemPrompt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f6,
-                                &mut map,
-                                "systemPrompt",
-                            )?
-                        }
-                        "temperature" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f7,
-                                &mut map,
-                                "temperature",
-                            )?
-                        }
-                        "toolChoice" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f8,
-                                &mut map,
-                                "toolChoice",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequestParams {
-                    include_context: f0.flatten(),
-                    max_tokens: crate::rt::serde_helpers::take(f1, "maxTokens")?,
-                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
-                    metadata: f3.flatten(),
-                    model_preferences: f4.flatten(),
-                    stop_sequences: f5.flatten(),
-                    system_prompt: f6.flatten(),
-                    temperature: f7.flatten(),
-                    tool_choice: f8.flatten(),
-                    tools: f9.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequestParams {
+        include_context: "includeContext" optional,
+        max_tokens: "maxTokens",
+        messages: "messages",
+        metadata: "metadata" optional,
+        model_preferences: "modelPreferences" optional,
+        stop_sequences: "stopSequences" optional,
+        system_prompt: "systemPrompt" optional,
+        temperature: "temperature" optional,
+        tool_choice: "toolChoice" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -3298,77 +1640,13 @@ pub struct CreateMessageResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<Role> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "model" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
-                        }
-                        "stopReason" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "stopReason",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageResult {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    model: crate::rt::serde_helpers::take(f2, "model")?,
-                    role: crate::rt::serde_helpers::take(f3, "role")?,
-                    stop_reason: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageResult {
+        meta: "_meta" optional,
+        content: "content",
+        model: "model",
+        role: "role",
+        stop_reason: "stopReason" optional,
     }
 }
 
@@ -3548,59 +1826,14 @@ impl CreateMessageResultContent {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CreateMessageResultContent {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolUseContent)
-            }
-            4usize => {
-                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolResultContent)
-            }
-            5usize => {
-                <::std::vec::Vec<
-                    SamplingMessageContentBlock,
-                > as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Array)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CreateMessageResultContent"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CreateMessageResultContent {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ToolUseContent(ToolUseContent),
+        ToolResultContent(ToolResultContent),
+        Array(::std::vec::Vec<SamplingMessageContentBlock>),
     }
 }
 
@@ -3660,64 +1893,12 @@ pub struct DiscoverRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for DiscoverRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = DiscoverRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (DiscoverRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DiscoverRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ServerDiscover> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<RequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(DiscoverRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    DiscoverRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -3783,112 +1964,15 @@ pub struct DiscoverResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for DiscoverResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = DiscoverResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (DiscoverResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DiscoverResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<DiscoverResultCacheScope> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::boxed::Box<ServerCapabilities>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "capabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "capabilities",
-                            )?
-                        }
-                        "instructions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "instructions",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "supportedVersions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "supportedVersions",
-                            )?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(DiscoverResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    capabilities: crate::rt::serde_helpers::take(f2, "capabilities")?,
-                    instructions: f3.flatten(),
-                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
-                    supported_versions: crate::rt::serde_helpers::take(
-                        f5,
-                        "supportedVersions",
-                    )?,
-                    ttl_ms: crate::rt::serde_helpers::take(f6, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    DiscoverResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        capabilities: "capabilities",
+        instructions: "instructions" optional,
+        result_type: "resultType",
+        supported_versions: "supportedVersions",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -3966,59 +2050,11 @@ pub struct DiscoverResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for DiscoverResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = DiscoverResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (DiscoverResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DiscoverResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<DiscoverResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(DiscoverResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    DiscoverResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -4033,56 +2069,10 @@ pub struct ElicitRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ElicitationCreate> = None;
-                let mut f1: ::std::option::Option<ElicitRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -4105,70 +2095,11 @@ pub struct ElicitRequestFormParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestFormParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestFormParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<consts::Form>> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ElicitRequestFormParamsRequestedSchema,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
-                        }
-                        "requestedSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requestedSchema",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestFormParams {
-                    mode: f0.flatten(),
-                    message: crate::rt::serde_helpers::take(f1, "message")?,
-                    requested_schema: crate::rt::serde_helpers::take(
-                        f2,
-                        "requestedSchema",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestFormParams {
+        mode: "mode" optional,
+        message: "message",
+        requested_schema: "requestedSchema",
     }
 }
 
@@ -4202,86 +2133,12 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestFormParamsRequestedSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestFormParamsRequestedSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                ElicitRequestFormParamsRequestedSchema,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestFormParamsRequestedSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    schema: f1.flatten(),
-                    properties: crate::rt::serde_helpers::take(f2, "properties")?,
-                    required: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestFormParamsRequestedSchema {
+        r#type: "type",
+        schema: "$schema" optional,
+        properties: "properties",
+        required: "required" optional,
     }
 }
 
@@ -4340,43 +2197,10 @@ impl ElicitRequestParams {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ElicitRequestParams {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ElicitRequestFormParams as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ElicitRequestFormParams)
-            }
-            1usize => {
-                <ElicitRequestUrlParams as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitRequestUrlParams)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ElicitRequestParams"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ElicitRequestParams {
+        ElicitRequestFormParams(ElicitRequestFormParams),
+        ElicitRequestUrlParams(ElicitRequestUrlParams),
     }
 }
 
@@ -4408,61 +2232,11 @@ pub struct ElicitRequestUrlParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestUrlParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestUrlParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestUrlParams, A::Error> {
-                let mut f0: ::std::option::Option<consts::Url> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
-                        }
-                        "url" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "url")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestUrlParams {
-                    mode: crate::rt::serde_helpers::take(f0, "mode")?,
-                    message: crate::rt::serde_helpers::take(f1, "message")?,
-                    url: crate::rt::serde_helpers::take(f2, "url")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestUrlParams {
+        mode: "mode",
+        message: "message",
+        url: "url",
     }
 }
 
@@ -4493,63 +2267,10 @@ pub struct ElicitResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitResult, A::Error> {
-                let mut f0: ::std::option::Option<ElicitResultAction> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ElicitResultContentValue,
-                        >,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "action" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "action")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitResult {
-                    action: crate::rt::serde_helpers::take(f0, "action")?,
-                    content: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitResult {
+        action: "action",
+        content: "content" optional,
     }
 }
 
@@ -4704,50 +2425,12 @@ impl ElicitResultContentValue {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ElicitResultContentValue {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::vec::Vec<
-                    ::std::string::String,
-                > as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Array)
-            }
-            1usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            2usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            3usize => {
-                <bool as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Boolean)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ElicitResultContentValue"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ElicitResultContentValue {
+        Array(::std::vec::Vec<::std::string::String>),
+        String(::std::string::String),
+        Integer(i64),
+        Boolean(bool),
     }
 }
 
@@ -4801,74 +2484,12 @@ pub struct EmbeddedResource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = EmbeddedResource;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (EmbeddedResource)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<consts::Resource> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "resource" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resource",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(EmbeddedResource {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    resource: crate::rt::serde_helpers::take(f3, "resource")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    EmbeddedResource {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        resource: "resource",
     }
 }
 
@@ -4922,41 +2543,10 @@ impl EmbeddedResourceResource {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for EmbeddedResourceResource {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextResourceContents)
-            }
-            1usize => {
-                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BlobResourceContents)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "EmbeddedResourceResource"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    EmbeddedResourceResource {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
     }
 }
 
@@ -5086,59 +2676,13 @@ impl EnumSchema {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for EnumSchema {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledSingleSelectEnumSchema)
-            }
-            1usize => {
-                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledSingleSelectEnumSchema)
-            }
-            2usize => {
-                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledMultiSelectEnumSchema)
-            }
-            3usize => {
-                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledMultiSelectEnumSchema)
-            }
-            4usize => {
-                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::LegacyTitledEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "EnumSchema"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    EnumSchema {
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
 }
 
@@ -5189,63 +2733,11 @@ pub struct ErrorObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ErrorObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ErrorObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ErrorObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ErrorObject, A::Error> {
-                let mut f0: ::std::option::Option<i64> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ErrorObject {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ErrorObject {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -5262,64 +2754,12 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::PromptsGet> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<GetPromptRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -5361,94 +2801,13 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<InputResponses>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "inputResponses" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "inputResponses",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
-                        }
-                        "requestState" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "requestState",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    arguments: f1.flatten(),
-                    input_responses: f2.flatten(),
-                    name: crate::rt::serde_helpers::take(f3, "name")?,
-                    request_state: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequestParams {
+        meta: "_meta",
+        arguments: "arguments" optional,
+        input_responses: "inputResponses" optional,
+        name: "name",
+        request_state: "requestState" optional,
     }
 }
 
@@ -5482,82 +2841,12 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "messages" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "messages",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptResult {
-                    meta: f0.flatten(),
-                    description: f1.flatten(),
-                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
-                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptResult {
+        meta: "_meta" optional,
+        description: "description" optional,
+        messages: "messages",
+        result_type: "resultType",
     }
 }
 
@@ -5573,59 +2862,11 @@ pub struct GetPromptResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<GetPromptResultResponseResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -5679,41 +2920,10 @@ impl GetPromptResultResponseResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptResultResponseResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for GetPromptResultResponseResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InputRequiredResult)
-            }
-            1usize => {
-                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "GetPromptResultResponseResult"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    GetPromptResultResponseResult {
+        InputRequiredResult(InputRequiredResult),
+        GetPromptResult(GetPromptResult),
     }
 }
 
@@ -5746,59 +2956,11 @@ pub struct HeaderMismatchError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for HeaderMismatchError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = HeaderMismatchError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (HeaderMismatchError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<HeaderMismatchError, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<HeaderMismatchErrorError> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(HeaderMismatchError {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    HeaderMismatchError {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id" optional,
     }
 }
 
@@ -5819,63 +2981,11 @@ pub struct HeaderMismatchErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for HeaderMismatchErrorError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = HeaderMismatchErrorError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (HeaderMismatchErrorError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<HeaderMismatchErrorError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32020> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(HeaderMismatchErrorError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    HeaderMismatchErrorError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -5924,74 +3034,12 @@ pub struct Icon {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Icon {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Icon;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Icon)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Icon, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<IconTheme>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "sizes" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "sizes")?
-                        }
-                        "src" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "src")?
-                        }
-                        "theme" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "theme")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Icon {
-                    mime_type: f0.flatten(),
-                    sizes: f1.flatten(),
-                    src: crate::rt::serde_helpers::take(f2, "src")?,
-                    theme: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Icon {
+        mime_type: "mimeType" optional,
+        sizes: "sizes" optional,
+        src: "src",
+        theme: "theme" optional,
     }
 }
 
@@ -6065,53 +3113,9 @@ pub struct Icons {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Icons {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Icons;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Icons)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Icons, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Icons {
-                    icons: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Icons {
+        icons: "icons" optional,
     }
 }
 
@@ -6141,79 +3145,13 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ImageContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Image> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ImageContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    data: crate::rt::serde_helpers::take(f3, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ImageContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        data: "data",
+        mime_type: "mimeType",
     }
 }
 
@@ -6267,92 +3205,14 @@ pub struct Implementation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Implementation;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Implementation)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Implementation, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "version" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "version")?
-                        }
-                        "websiteUrl" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "websiteUrl",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Implementation {
-                    description: f0.flatten(),
-                    icons: f1.flatten(),
-                    name: crate::rt::serde_helpers::take(f2, "name")?,
-                    title: f3.flatten(),
-                    version: crate::rt::serde_helpers::take(f4, "version")?,
-                    website_url: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Implementation {
+        description: "description" optional,
+        icons: "icons" optional,
+        name: "name",
+        title: "title" optional,
+        version: "version",
+        website_url: "websiteUrl" optional,
     }
 }
 
@@ -6423,43 +3283,11 @@ impl InputRequest {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for InputRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for InputRequest {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageRequest)
-            }
-            1usize => {
-                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListRootsRequest)
-            }
-            2usize => {
-                <ElicitRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitRequest)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "InputRequest"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    InputRequest {
+        CreateMessageRequest(CreateMessageRequest),
+        ListRootsRequest(ListRootsRequest),
+        ElicitRequest(ElicitRequest),
     }
 }
 
@@ -6530,84 +3358,12 @@ pub struct InputRequiredResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InputRequiredResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InputRequiredResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InputRequiredResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InputRequiredResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<InputRequests>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "inputRequests" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "inputRequests",
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requestState",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InputRequiredResult {
-                    meta: f0.flatten(),
-                    input_requests: f1.flatten(),
-                    request_state: f2.flatten(),
-                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InputRequiredResult {
+        meta: "_meta" optional,
+        input_requests: "inputRequests" optional,
+        request_state: "requestState" optional,
+        result_type: "resultType",
     }
 }
 
@@ -6673,43 +3429,11 @@ impl InputResponse {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for InputResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for InputResponse {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageResult)
-            }
-            1usize => {
-                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListRootsResult)
-            }
-            2usize => {
-                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "InputResponse"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    InputResponse {
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
     }
 }
 
@@ -6755,73 +3479,11 @@ pub struct InputResponseRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InputResponseRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InputResponseRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InputResponseRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InputResponseRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<InputResponses>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "inputResponses" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "inputResponses",
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requestState",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InputResponseRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    input_responses: f1.flatten(),
-                    request_state: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InputResponseRequestParams {
+        meta: "_meta",
+        input_responses: "inputResponses" optional,
+        request_state: "requestState" optional,
     }
 }
 
@@ -6850,63 +3512,11 @@ pub struct InternalError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InternalError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InternalError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InternalError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InternalError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32603> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InternalError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InternalError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -6936,63 +3546,11 @@ pub struct InvalidParamsError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InvalidParamsError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InvalidParamsError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InvalidParamsError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InvalidParamsError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32602> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InvalidParamsError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InvalidParamsError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -7013,63 +3571,11 @@ pub struct InvalidRequestError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InvalidRequestError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InvalidRequestError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InvalidRequestError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InvalidRequestError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32600> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InvalidRequestError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InvalidRequestError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -7094,59 +3600,11 @@ pub struct JsonRpcErrorResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcErrorResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcErrorResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcErrorResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<ErrorObject> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcErrorResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcErrorResponse {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id" optional,
     }
 }
 
@@ -7239,47 +3697,12 @@ impl JsonRpcMessage {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for JsonRpcMessage {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcRequest)
-            }
-            1usize => {
-                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcNotification)
-            }
-            2usize => {
-                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcResultResponse)
-            }
-            3usize => {
-                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcErrorResponse)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    JsonRpcMessage {
+        JsonRpcRequest(JsonRpcRequest),
+        JsonRpcNotification(JsonRpcNotification),
+        JsonRpcResultResponse(JsonRpcResultResponse),
+        JsonRpcErrorResponse(JsonRpcErrorResponse),
     }
 }
 
@@ -7327,65 +3750,11 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -7410,68 +3779,12 @@ pub struct JsonRpcRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcRequest {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -7536,39 +3849,10 @@ impl JsonRpcResponse {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for JsonRpcResponse {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcResultResponse)
-            }
-            1usize => {
-                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcErrorResponse)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "JsonRpcResponse"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    JsonRpcResponse {
+        JsonRpcResultResponse(JsonRpcResultResponse),
+        JsonRpcErrorResponse(JsonRpcErrorResponse),
     }
 }
 
@@ -7597,59 +3881,11 @@ pub struct JsonRpcResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ResultObject> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -7689,94 +3925,14 @@ pub struct LegacyTitledEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LegacyTitledEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LegacyTitledEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
-                        }
-                        "enumNames" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "enumNames",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LegacyTitledEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
-                    enum_names: f4.flatten(),
-                    title: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LegacyTitledEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        r#enum: "enum",
+        enum_names: "enumNames" optional,
+        title: "title" optional,
     }
 }
 
@@ -7793,64 +3949,12 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::PromptsList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -7911,92 +4015,14 @@ pub struct ListPromptsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<ListPromptsResultCacheScope> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    next_cursor: f2.flatten(),
-                    prompts: crate::rt::serde_helpers::take(f3, "prompts")?,
-                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
-                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        next_cursor: "nextCursor" optional,
+        prompts: "prompts",
+        result_type: "resultType",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -8074,59 +4100,11 @@ pub struct ListPromptsResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ListPromptsResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -8143,64 +4121,12 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesTemplatesList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -8262,101 +4188,14 @@ pub struct ListResourceTemplatesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ListResourceTemplatesResultCacheScope,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resourceTemplates",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    next_cursor: f2.flatten(),
-                    resource_templates: crate::rt::serde_helpers::take(
-                        f3,
-                        "resourceTemplates",
-                    )?,
-                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
-                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        next_cursor: "nextCursor" optional,
+        resource_templates: "resourceTemplates",
+        result_type: "resultType",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -8434,59 +4273,11 @@ pub struct ListResourceTemplatesResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ListResourceTemplatesResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -8503,64 +4294,12 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -8621,96 +4360,14 @@ pub struct ListResourcesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<ListResourcesResultCacheScope> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::vec::Vec<Resource>> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resources" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resources",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    next_cursor: f2.flatten(),
-                    resources: crate::rt::serde_helpers::take(f3, "resources")?,
-                    result_type: crate::rt::serde_helpers::take(f4, "resultType")?,
-                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        next_cursor: "nextCursor" optional,
+        resources: "resources",
+        result_type: "resultType",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -8788,59 +4445,11 @@ pub struct ListResourcesResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ListResourcesResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -8863,58 +4472,10 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::RootsList> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ListRootsRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -8934,51 +4495,9 @@ pub struct ListRootsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsRequestParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsRequestParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -8994,51 +4513,9 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsResult, A::Error> {
-                let mut f0: ::std::option::Option<::std::vec::Vec<Root>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "roots")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsResult {
-                    roots: crate::rt::serde_helpers::take(f0, "roots")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsResult {
+        roots: "roots",
     }
 }
 
@@ -9055,64 +4532,12 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ToolsList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -9173,92 +4598,14 @@ pub struct ListToolsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<ListToolsResultCacheScope> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::vec::Vec<Tool>> = None;
-                let mut f5: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "tools")?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    next_cursor: f2.flatten(),
-                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
-                    tools: crate::rt::serde_helpers::take(f4, "tools")?,
-                    ttl_ms: crate::rt::serde_helpers::take(f5, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        next_cursor: "nextCursor" optional,
+        result_type: "resultType",
+        tools: "tools",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -9336,59 +4683,11 @@ pub struct ListToolsResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ListToolsResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -9497,61 +4796,11 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LoggingMessageNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LoggingMessageNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsMessage> = None;
-                let mut f2: ::std::option::Option<LoggingMessageNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LoggingMessageNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LoggingMessageNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -9579,70 +4828,12 @@ pub struct LoggingMessageNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LoggingMessageNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LoggingMessageNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<NotificationMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<serde_json::Value> = None;
-                let mut f2: ::std::option::Option<LoggingLevel> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "level" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "level")?
-                        }
-                        "logger" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "logger")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LoggingMessageNotificationParams {
-                    meta: f0.flatten(),
-                    data: crate::rt::serde_helpers::take(f1, "data")?,
-                    level: crate::rt::serde_helpers::take(f2, "level")?,
-                    logger: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LoggingMessageNotificationParams {
+        meta: "_meta" optional,
+        data: "data",
+        level: "level",
+        logger: "logger" optional,
     }
 }
 
@@ -9684,63 +4875,11 @@ pub struct MethodNotFoundError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for MethodNotFoundError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = MethodNotFoundError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (MethodNotFoundError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<MethodNotFoundError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32601> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(MethodNotFoundError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    MethodNotFoundError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -9760,61 +4899,11 @@ pub struct MissingRequiredClientCapabilityError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = MissingRequiredClientCapabilityError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (MissingRequiredClientCapabilityError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<MissingRequiredClientCapabilityError, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    MissingRequiredClientCapabilityErrorError,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(MissingRequiredClientCapabilityError {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    MissingRequiredClientCapabilityError {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id" optional,
     }
 }
 
@@ -9833,66 +4922,11 @@ pub struct MissingRequiredClientCapabilityErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = MissingRequiredClientCapabilityErrorError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (MissingRequiredClientCapabilityErrorError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                MissingRequiredClientCapabilityErrorError,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<consts::Minus32021> = None;
-                let mut f1: ::std::option::Option<
-                    MissingRequiredClientCapabilityErrorErrorData,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(MissingRequiredClientCapabilityErrorError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: crate::rt::serde_helpers::take(f1, "data")?,
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    MissingRequiredClientCapabilityErrorError {
+        code: "code",
+        data: "data",
+        message: "message",
     }
 }
 
@@ -9910,63 +4944,9 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for MissingRequiredClientCapabilityErrorErrorData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = MissingRequiredClientCapabilityErrorErrorData;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (MissingRequiredClientCapabilityErrorErrorData)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                MissingRequiredClientCapabilityErrorErrorData,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<
-                    ::std::boxed::Box<ClientCapabilities>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "requiredCapabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "requiredCapabilities",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(MissingRequiredClientCapabilityErrorErrorData {
-                    required_capabilities: crate::rt::serde_helpers::take(
-                        f0,
-                        "requiredCapabilities",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    MissingRequiredClientCapabilityErrorErrorData {
+        required_capabilities: "requiredCapabilities",
     }
 }
 
@@ -9994,53 +4974,9 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ModelHint;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ModelHint)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ModelHint, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ModelHint {
-                    name: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ModelHint {
+        name: "name" optional,
     }
 }
 
@@ -10103,86 +5039,12 @@ pub struct ModelPreferences {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ModelPreferences;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ModelPreferences)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ModelPreferences, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "costPriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "costPriority",
-                            )?
-                        }
-                        "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
-                        }
-                        "intelligencePriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "intelligencePriority",
-                            )?
-                        }
-                        "speedPriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "speedPriority",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ModelPreferences {
-                    cost_priority: f0.flatten(),
-                    hints: f1.flatten(),
-                    intelligence_priority: f2.flatten(),
-                    speed_priority: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ModelPreferences {
+        cost_priority: "costPriority" optional,
+        hints: "hints" optional,
+        intelligence_priority: "intelligencePriority" optional,
+        speed_priority: "speedPriority" optional,
     }
 }
 
@@ -10255,45 +5117,10 @@ impl MultiSelectEnumSchema {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for MultiSelectEnumSchema {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledMultiSelectEnumSchema)
-            }
-            1usize => {
-                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledMultiSelectEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "MultiSelectEnumSchema"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    MultiSelectEnumSchema {
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     }
 }
 
@@ -10326,60 +5153,10 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Notification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Notification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Notification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Notification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Notification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Notification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -10409,55 +5186,9 @@ pub struct NotificationMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for NotificationMetaObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = NotificationMetaObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (NotificationMetaObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NotificationMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "io.modelcontextprotocol/subscriptionId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "io.modelcontextprotocol/subscriptionId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(NotificationMetaObject {
-                    io_modelcontextprotocol_subscription_id: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    NotificationMetaObject {
+        io_modelcontextprotocol_subscription_id: "io.modelcontextprotocol/subscriptionId" optional,
     }
 }
 
@@ -10477,53 +5208,9 @@ pub struct NotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = NotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (NotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<NotificationMetaObject>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(NotificationParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    NotificationParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -10551,90 +5238,14 @@ pub struct NumberSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = NumberSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (NumberSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NumberSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<NumberSchemaType> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "maximum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "maximum")?
-                        }
-                        "minimum" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "minimum")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(NumberSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    maximum: f2.flatten(),
-                    minimum: f3.flatten(),
-                    title: f4.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    NumberSchema {
+        default: "default" optional,
+        description: "description" optional,
+        maximum: "maximum" optional,
+        minimum: "minimum" optional,
+        title: "title" optional,
+        r#type: "type",
     }
 }
 
@@ -10701,64 +5312,12 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<PaginatedRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequest {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -10778,58 +5337,10 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    cursor: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequestParams {
+        meta: "_meta",
+        cursor: "cursor" optional,
     }
 }
 
@@ -10866,73 +5377,11 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    result_type: crate::rt::serde_helpers::take(f2, "resultType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        result_type: "resultType",
     }
 }
 
@@ -10953,63 +5402,11 @@ pub struct ParseError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ParseError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ParseError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ParseError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ParseError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32700> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ParseError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ParseError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -11184,73 +5581,16 @@ impl PrimitiveSchemaDefinition {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for PrimitiveSchemaDefinition {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <StringSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::StringSchema)
-            }
-            1usize => {
-                <NumberSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::NumberSchema)
-            }
-            2usize => {
-                <BooleanSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BooleanSchema)
-            }
-            3usize => {
-                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledSingleSelectEnumSchema)
-            }
-            4usize => {
-                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledSingleSelectEnumSchema)
-            }
-            5usize => {
-                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledMultiSelectEnumSchema)
-            }
-            6usize => {
-                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledMultiSelectEnumSchema)
-            }
-            7usize => {
-                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::LegacyTitledEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "PrimitiveSchemaDefinition"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    PrimitiveSchemaDefinition {
+        StringSchema(StringSchema),
+        NumberSchema(NumberSchema),
+        BooleanSchema(BooleanSchema),
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
 }
 
@@ -11314,61 +5654,11 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ProgressNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ProgressNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ProgressNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsProgress> = None;
-                let mut f2: ::std::option::Option<ProgressNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ProgressNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ProgressNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -11401,85 +5691,13 @@ pub struct ProgressNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ProgressNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ProgressNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<NotificationMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<serde_json::Number> = None;
-                let mut f3: ::std::option::Option<ProgressToken> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
-                        }
-                        "progress" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "progress",
-                            )?
-                        }
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        "total" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "total")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ProgressNotificationParams {
-                    meta: f0.flatten(),
-                    message: f1.flatten(),
-                    progress: crate::rt::serde_helpers::take(f2, "progress")?,
-                    progress_token: crate::rt::serde_helpers::take(f3, "progressToken")?,
-                    total: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ProgressNotificationParams {
+        meta: "_meta" optional,
+        message: "message" optional,
+        progress: "progress",
+        progress_token: "progressToken",
+        total: "total" optional,
     }
 }
 
@@ -11533,38 +5751,10 @@ impl ProgressToken {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ProgressToken {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ProgressToken {
+        String(::std::string::String),
+        Integer(i64),
     }
 }
 
@@ -11627,92 +5817,14 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Prompt;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Prompt)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Prompt, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Prompt {
-                    meta: f0.flatten(),
-                    arguments: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    title: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Prompt {
+        meta: "_meta" optional,
+        arguments: "arguments" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -11744,78 +5856,12 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptArgument;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptArgument)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptArgument, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptArgument {
-                    description: f0.flatten(),
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    required: f2.flatten(),
-                    title: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptArgument {
+        description: "description" optional,
+        name: "name",
+        required: "required" optional,
+        title: "title" optional,
     }
 }
 
@@ -11833,65 +5879,11 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsPromptsListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -11909,56 +5901,10 @@ pub struct PromptMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptMessage;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptMessage)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptMessage, A::Error> {
-                let mut f0: ::std::option::Option<ContentBlock> = None;
-                let mut f1: ::std::option::Option<Role> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptMessage {
-                    content: crate::rt::serde_helpers::take(f0, "content")?,
-                    role: crate::rt::serde_helpers::take(f1, "role")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptMessage {
+        content: "content",
+        role: "role",
     }
 }
 
@@ -11983,63 +5929,11 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptReference;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptReference)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptReference {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    title: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptReference {
+        r#type: "type",
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -12056,64 +5950,12 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesRead> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<ReadResourceRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -12144,78 +5986,12 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<InputResponses>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "inputResponses" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "inputResponses",
-                            )?
-                        }
-                        "requestState" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requestState",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    input_responses: f1.flatten(),
-                    request_state: f2.flatten(),
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequestParams {
+        meta: "_meta",
+        input_responses: "inputResponses" optional,
+        request_state: "requestState" optional,
+        uri: "uri",
     }
 }
 
@@ -12267,87 +6043,13 @@ pub struct ReadResourceResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<ReadResourceResultCacheScope> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<ReadResourceResultContentsItem>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<u64> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cacheScope" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "cacheScope",
-                            )?
-                        }
-                        "contents" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "contents",
-                            )?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        "ttlMs" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "ttlMs")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceResult {
-                    meta: f0.flatten(),
-                    cache_scope: crate::rt::serde_helpers::take(f1, "cacheScope")?,
-                    contents: crate::rt::serde_helpers::take(f2, "contents")?,
-                    result_type: crate::rt::serde_helpers::take(f3, "resultType")?,
-                    ttl_ms: crate::rt::serde_helpers::take(f4, "ttlMs")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceResult {
+        meta: "_meta" optional,
+        cache_scope: "cacheScope",
+        contents: "contents",
+        result_type: "resultType",
+        ttl_ms: "ttlMs",
     }
 }
 
@@ -12463,41 +6165,10 @@ impl ReadResourceResultContentsItem {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ReadResourceResultContentsItem {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextResourceContents)
-            }
-            1usize => {
-                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BlobResourceContents)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ReadResourceResultContentsItem"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ReadResourceResultContentsItem {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
     }
 }
 
@@ -12525,59 +6196,11 @@ pub struct ReadResourceResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ReadResourceResultResponseResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -12631,41 +6254,10 @@ impl ReadResourceResultResponseResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResultResponseResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ReadResourceResultResponseResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InputRequiredResult)
-            }
-            1usize => {
-                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ReadResourceResultResponseResult"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ReadResourceResultResponseResult {
+        InputRequiredResult(InputRequiredResult),
+        ReadResourceResult(ReadResourceResult),
     }
 }
 
@@ -12698,60 +6290,10 @@ pub struct Request {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Request {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Request;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Request)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Request, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Request {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Request {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -12805,38 +6347,10 @@ impl RequestId {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for RequestId {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "RequestId"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    RequestId {
+        String(::std::string::String),
+        Integer(i64),
     }
 }
 
@@ -12916,103 +6430,13 @@ pub struct RequestMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RequestMetaObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RequestMetaObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RequestMetaObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RequestMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::boxed::Box<ClientCapabilities>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<Implementation>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<LoggingLevel>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "io.modelcontextprotocol/clientCapabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "io.modelcontextprotocol/clientCapabilities",
-                            )?
-                        }
-                        "io.modelcontextprotocol/clientInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "io.modelcontextprotocol/clientInfo",
-                            )?
-                        }
-                        "io.modelcontextprotocol/logLevel" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "io.modelcontextprotocol/logLevel",
-                            )?
-                        }
-                        "io.modelcontextprotocol/protocolVersion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "io.modelcontextprotocol/protocolVersion",
-                            )?
-                        }
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RequestMetaObject {
-                    io_modelcontextprotocol_client_capabilities: crate::rt::serde_helpers::take(
-                        f0,
-                        "io.modelcontextprotocol/clientCapabilities",
-                    )?,
-                    io_modelcontextprotocol_client_info: f1.flatten(),
-                    io_modelcontextprotocol_log_level: f2.flatten(),
-                    io_modelcontextprotocol_protocol_version: crate::rt::serde_helpers::take(
-                        f3,
-                        "io.modelcontextprotocol/protocolVersion",
-                    )?,
-                    progress_token: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RequestMetaObject {
+        io_modelcontextprotocol_client_capabilities: "io.modelcontextprotocol/clientCapabilities",
+        io_modelcontextprotocol_client_info: "io.modelcontextprotocol/clientInfo" optional,
+        io_modelcontextprotocol_log_level: "io.modelcontextprotocol/logLevel" optional,
+        io_modelcontextprotocol_protocol_version: "io.modelcontextprotocol/protocolVersion",
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -13027,51 +6451,9 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RequestParams {
+        meta: "_meta",
     }
 }
 
@@ -13140,111 +6522,17 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Resource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Resource;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Resource)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Resource, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f8: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
-                        }
-                        "size" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Resource {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    size: f6.flatten(),
-                    title: f7.flatten(),
-                    uri: crate::rt::serde_helpers::take(f8, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Resource {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        size: "size" optional,
+        title: "title" optional,
+        uri: "uri",
     }
 }
 
@@ -13274,67 +6562,11 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceContents {
-                    meta: f0.flatten(),
-                    mime_type: f1.flatten(),
-                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceContents {
+        meta: "_meta" optional,
+        mime_type: "mimeType" optional,
+        uri: "uri",
     }
 }
 
@@ -13406,116 +6638,18 @@ pub struct ResourceLink {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceLink;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceLink)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourceLink> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f8: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f9: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "name")?
-                        }
-                        "size" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "size")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceLink {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    description: f3.flatten(),
-                    icons: f4.flatten(),
-                    mime_type: f5.flatten(),
-                    name: crate::rt::serde_helpers::take(f6, "name")?,
-                    size: f7.flatten(),
-                    title: f8.flatten(),
-                    uri: crate::rt::serde_helpers::take(f9, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceLink {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        size: "size" optional,
+        title: "title" optional,
+        uri: "uri",
     }
 }
 
@@ -13533,65 +6667,11 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsResourcesListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -13608,56 +6688,10 @@ pub struct ResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceRequestParams {
+        meta: "_meta",
+        uri: "uri",
     }
 }
 
@@ -13721,110 +6755,16 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceTemplate;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceTemplate)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f7: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        "uriTemplate" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f7,
-                                &mut map,
-                                "uriTemplate",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceTemplate {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    title: f6.flatten(),
-                    uri_template: crate::rt::serde_helpers::take(f7, "uriTemplate")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceTemplate {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        title: "title" optional,
+        uri_template: "uriTemplate",
     }
 }
 
@@ -13840,56 +6780,10 @@ pub struct ResourceTemplateReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceTemplateReference;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceTemplateReference)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
-                let mut f0: ::std::option::Option<consts::RefResource> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceTemplateReference {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceTemplateReference {
+        r#type: "type",
+        uri: "uri",
     }
 }
 
@@ -13905,63 +6799,11 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceUpdatedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceUpdatedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsResourcesUpdated,
-                > = None;
-                let mut f2: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceUpdatedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceUpdatedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -13983,58 +6825,10 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceUpdatedNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceUpdatedNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<NotificationMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceUpdatedNotificationParams {
-                    meta: f0.flatten(),
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceUpdatedNotificationParams {
+        meta: "_meta" optional,
+        uri: "uri",
     }
 }
 
@@ -14065,57 +6859,9 @@ pub struct ResultMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResultMetaObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResultMetaObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResultMetaObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResultMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<Implementation>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "io.modelcontextprotocol/serverInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "io.modelcontextprotocol/serverInfo",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResultMetaObject {
-                    io_modelcontextprotocol_server_info: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResultMetaObject {
+        io_modelcontextprotocol_server_info: "io.modelcontextprotocol/serverInfo" optional,
     }
 }
 
@@ -14145,62 +6891,10 @@ pub struct ResultObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResultObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResultObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResultObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResultObject, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResultMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResultObject {
-                    meta: f0.flatten(),
-                    result_type: crate::rt::serde_helpers::take(f1, "resultType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResultObject {
+        meta: "_meta" optional,
+        result_type: "resultType",
     }
 }
 
@@ -14280,63 +6974,11 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Root {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Root;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Root)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Root, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Root {
-                    meta: f0.flatten(),
-                    name: f1.flatten(),
-                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Root {
+        meta: "_meta" optional,
+        name: "name" optional,
+        uri: "uri",
     }
 }
 
@@ -14358,61 +7000,11 @@ pub struct SamplingMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SamplingMessage;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SamplingMessage)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SamplingMessage, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<SamplingMessageContent> = None;
-                let mut f2: ::std::option::Option<Role> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "role")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SamplingMessage {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    role: crate::rt::serde_helpers::take(f2, "role")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SamplingMessage {
+        meta: "_meta" optional,
+        content: "content",
+        role: "role",
     }
 }
 
@@ -14592,59 +7184,14 @@ impl SamplingMessageContent {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SamplingMessageContent {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolUseContent)
-            }
-            4usize => {
-                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolResultContent)
-            }
-            5usize => {
-                <::std::vec::Vec<
-                    SamplingMessageContentBlock,
-                > as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Array)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SamplingMessageContent"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SamplingMessageContent {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ToolUseContent(ToolUseContent),
+        ToolResultContent(ToolResultContent),
+        Array(::std::vec::Vec<SamplingMessageContentBlock>),
     }
 }
 
@@ -14782,53 +7329,13 @@ impl SamplingMessageContentBlock {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SamplingMessageContentBlock {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolUseContent)
-            }
-            4usize => {
-                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolResultContent)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SamplingMessageContentBlock"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SamplingMessageContentBlock {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ToolUseContent(ToolUseContent),
+        ToolResultContent(ToolResultContent),
     }
 }
 
@@ -14914,111 +7421,15 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilities)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<::std::string::String, JsonObject>,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<::std::option::Option<JsonObject>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesPrompts>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesResources>,
-                > = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesTools>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "completions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "completions",
-                            )?
-                        }
-                        "experimental" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "experimental",
-                            )?
-                        }
-                        "extensions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "extensions",
-                            )?
-                        }
-                        "logging" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "logging")?
-                        }
-                        "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "prompts")?
-                        }
-                        "resources" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "resources",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilities {
-                    completions: f0.flatten(),
-                    experimental: f1.flatten(),
-                    extensions: f2.flatten(),
-                    logging: f3.flatten(),
-                    prompts: f4.flatten(),
-                    resources: f5.flatten(),
-                    tools: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilities {
+        completions: "completions" optional,
+        experimental: "experimental" optional,
+        extensions: "extensions" optional,
+        logging: "logging" optional,
+        prompts: "prompts" optional,
+        resources: "resources" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -15041,55 +7452,9 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesPrompts;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesPrompts)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesPrompts {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesPrompts {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -15116,64 +7481,10 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesResources;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesResources)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        "subscribe" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "subscribe",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesResources {
-                    list_changed: f0.flatten(),
-                    subscribe: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesResources {
+        list_changed: "listChanged" optional,
+        subscribe: "subscribe" optional,
     }
 }
 
@@ -15196,55 +7507,9 @@ pub struct ServerCapabilitiesTools {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesTools;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesTools)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesTools {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesTools {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -15402,77 +7667,16 @@ impl ServerNotification {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerNotification {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ProgressNotification)
-            }
-            2usize => {
-                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceListChangedNotification)
-            }
-            3usize => {
-                <SubscriptionsAcknowledgedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::SubscriptionsAcknowledgedNotification)
-            }
-            4usize => {
-                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceUpdatedNotification)
-            }
-            5usize => {
-                <PromptListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::PromptListChangedNotification)
-            }
-            6usize => {
-                <ToolListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ToolListChangedNotification)
-            }
-            7usize => {
-                <LoggingMessageNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::LoggingMessageNotification)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ServerNotification"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerNotification {
+        CancelledNotification(CancelledNotification),
+        ProgressNotification(ProgressNotification),
+        ResourceListChangedNotification(ResourceListChangedNotification),
+        SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
+        ResourceUpdatedNotification(ResourceUpdatedNotification),
+        PromptListChangedNotification(PromptListChangedNotification),
+        ToolListChangedNotification(ToolListChangedNotification),
+        LoggingMessageNotification(LoggingMessageNotification),
     }
 }
 
@@ -15774,83 +7978,20 @@ impl ServerResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ResultObject as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResultObject)
-            }
-            1usize => {
-                <InputRequiredResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InputRequiredResult)
-            }
-            2usize => {
-                <DiscoverResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::DiscoverResult)
-            }
-            3usize => {
-                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListResourcesResult)
-            }
-            4usize => {
-                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ListResourceTemplatesResult)
-            }
-            5usize => {
-                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceResult)
-            }
-            6usize => {
-                <SubscriptionsListenResult as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::SubscriptionsListenResult)
-            }
-            7usize => {
-                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListPromptsResult)
-            }
-            8usize => {
-                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptResult)
-            }
-            9usize => {
-                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListToolsResult)
-            }
-            10usize => {
-                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolResult)
-            }
-            11usize => {
-                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CompleteResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerResult {
+        ResultObject(ResultObject),
+        InputRequiredResult(InputRequiredResult),
+        DiscoverResult(DiscoverResult),
+        ListResourcesResult(ListResourcesResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ReadResourceResult(ReadResourceResult),
+        SubscriptionsListenResult(SubscriptionsListenResult),
+        ListPromptsResult(ListPromptsResult),
+        GetPromptResult(GetPromptResult),
+        ListToolsResult(ListToolsResult),
+        CallToolResult(CallToolResult),
+        CompleteResult(CompleteResult),
     }
 }
 
@@ -15974,45 +8115,10 @@ impl SingleSelectEnumSchema {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SingleSelectEnumSchema {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledSingleSelectEnumSchema)
-            }
-            1usize => {
-                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledSingleSelectEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SingleSelectEnumSchema"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SingleSelectEnumSchema {
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
     }
 }
 
@@ -16063,101 +8169,15 @@ pub struct StringSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = StringSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (StringSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<StringSchemaFormat>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "format" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "format")?
-                        }
-                        "maxLength" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "maxLength",
-                            )?
-                        }
-                        "minLength" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "minLength",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(StringSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    format: f3.flatten(),
-                    max_length: f4.flatten(),
-                    min_length: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    StringSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        format: "format" optional,
+        max_length: "maxLength" optional,
+        min_length: "minLength" optional,
+        title: "title" optional,
     }
 }
 
@@ -16278,84 +8298,12 @@ pub struct SubscriptionFilter {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionFilter {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionFilter;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionFilter)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionFilter, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "promptsListChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "promptsListChanged",
-                            )?
-                        }
-                        "resourceSubscriptions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "resourceSubscriptions",
-                            )?
-                        }
-                        "resourcesListChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resourcesListChanged",
-                            )?
-                        }
-                        "toolsListChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "toolsListChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionFilter {
-                    prompts_list_changed: f0.flatten(),
-                    resource_subscriptions: f1.flatten(),
-                    resources_list_changed: f2.flatten(),
-                    tools_list_changed: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionFilter {
+        prompts_list_changed: "promptsListChanged" optional,
+        resource_subscriptions: "resourceSubscriptions" optional,
+        resources_list_changed: "resourcesListChanged" optional,
+        tools_list_changed: "toolsListChanged" optional,
     }
 }
 
@@ -16380,65 +8328,11 @@ pub struct SubscriptionsAcknowledgedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsAcknowledgedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsAcknowledgedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionsAcknowledgedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsSubscriptionsAcknowledged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    SubscriptionsAcknowledgedNotificationParams,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsAcknowledgedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsAcknowledgedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -16463,65 +8357,10 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsAcknowledgedNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsAcknowledgedNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsAcknowledgedNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                SubscriptionsAcknowledgedNotificationParams,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<NotificationMetaObject>,
-                > = None;
-                let mut f1: ::std::option::Option<SubscriptionFilter> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "notifications" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "notifications",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsAcknowledgedNotificationParams {
-                    meta: f0.flatten(),
-                    notifications: crate::rt::serde_helpers::take(f1, "notifications")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsAcknowledgedNotificationParams {
+        meta: "_meta" optional,
+        notifications: "notifications",
     }
 }
 
@@ -16540,64 +8379,12 @@ pub struct SubscriptionsListenRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsListenRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsListenRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionsListenRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::SubscriptionsListen> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<SubscriptionsListenRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsListenRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsListenRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -16616,60 +8403,10 @@ pub struct SubscriptionsListenRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsListenRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsListenRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsListenRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionsListenRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<RequestMetaObject> = None;
-                let mut f1: ::std::option::Option<SubscriptionFilter> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "notifications" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "notifications",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsListenRequestParams {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    notifications: crate::rt::serde_helpers::take(f1, "notifications")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsListenRequestParams {
+        meta: "_meta",
+        notifications: "notifications",
     }
 }
 
@@ -16697,60 +8434,10 @@ pub struct SubscriptionsListenResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsListenResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsListenResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsListenResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionsListenResult, A::Error> {
-                let mut f0: ::std::option::Option<SubscriptionsListenResultMetaObject> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "resultType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "resultType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsListenResult {
-                    meta: crate::rt::serde_helpers::take(f0, "_meta")?,
-                    result_type: crate::rt::serde_helpers::take(f1, "resultType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsListenResult {
+        meta: "_meta",
+        result_type: "resultType",
     }
 }
 
@@ -16789,69 +8476,10 @@ pub struct SubscriptionsListenResultMetaObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultMetaObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsListenResultMetaObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsListenResultMetaObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionsListenResultMetaObject, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<Implementation>,
-                > = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "io.modelcontextprotocol/serverInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "io.modelcontextprotocol/serverInfo",
-                            )?
-                        }
-                        "io.modelcontextprotocol/subscriptionId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "io.modelcontextprotocol/subscriptionId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsListenResultMetaObject {
-                    io_modelcontextprotocol_server_info: f0.flatten(),
-                    io_modelcontextprotocol_subscription_id: crate::rt::serde_helpers::take(
-                        f1,
-                        "io.modelcontextprotocol/subscriptionId",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsListenResultMetaObject {
+        io_modelcontextprotocol_server_info: "io.modelcontextprotocol/serverInfo" optional,
+        io_modelcontextprotocol_subscription_id: "io.modelcontextprotocol/subscriptionId",
     }
 }
 
@@ -16868,59 +8496,11 @@ pub struct SubscriptionsListenResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscriptionsListenResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscriptionsListenResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscriptionsListenResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscriptionsListenResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<SubscriptionsListenResult> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscriptionsListenResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscriptionsListenResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -16947,70 +8527,12 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TextContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Text> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "text" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TextContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    text: crate::rt::serde_helpers::take(f3, "text")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TextContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        text: "text",
     }
 }
 
@@ -17041,72 +8563,12 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TextResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TextResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TextResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "text" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TextResourceContents {
-                    meta: f0.flatten(),
-                    mime_type: f1.flatten(),
-                    text: crate::rt::serde_helpers::take(f2, "text")?,
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TextResourceContents {
+        meta: "_meta" optional,
+        mime_type: "mimeType" optional,
+        text: "text",
+        uri: "uri",
     }
 }
 
@@ -17153,99 +8615,15 @@ pub struct TitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledMultiSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledMultiSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Array> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "items" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
-                        }
-                        "maxItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "maxItems",
-                            )?
-                        }
-                        "minItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "minItems",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledMultiSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    items: crate::rt::serde_helpers::take(f3, "items")?,
-                    max_items: f4.flatten(),
-                    min_items: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledMultiSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        items: "items",
+        max_items: "maxItems" optional,
+        min_items: "minItems" optional,
+        title: "title" optional,
     }
 }
 
@@ -17263,53 +8641,9 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledMultiSelectEnumSchemaItems;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledMultiSelectEnumSchemaItems)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "anyOf" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledMultiSelectEnumSchemaItems {
-                    any_of: crate::rt::serde_helpers::take(f0, "anyOf")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledMultiSelectEnumSchemaItems {
+        any_of: "anyOf",
     }
 }
 
@@ -17326,59 +8660,10 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledMultiSelectEnumSchemaItemsAnyOfItem)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "const" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
-                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
-                    title: crate::rt::serde_helpers::take(f1, "title")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        r#const: "const",
+        title: "title",
     }
 }
 
@@ -17407,83 +8692,13 @@ pub struct TitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledSingleSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledSingleSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "oneOf" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledSingleSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    one_of: crate::rt::serde_helpers::take(f3, "oneOf")?,
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledSingleSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        one_of: "oneOf",
+        title: "title" optional,
     }
 }
 
@@ -17500,56 +8715,10 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledSingleSelectEnumSchemaOneOfItem;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledSingleSelectEnumSchemaOneOfItem)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "const" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledSingleSelectEnumSchemaOneOfItem {
-                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
-                    title: crate::rt::serde_helpers::take(f1, "title")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledSingleSelectEnumSchemaOneOfItem {
+        r#const: "const",
+        title: "title",
     }
 }
 
@@ -17631,112 +8800,16 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Tool {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Tool;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Tool)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Tool, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ToolAnnotations>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<ToolInputSchema> = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<ToolOutputSchema>,
-                > = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "inputSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "inputSchema",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
-                        }
-                        "outputSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f6,
-                                &mut map,
-                                "outputSchema",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Tool {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    input_schema: crate::rt::serde_helpers::take(f4, "inputSchema")?,
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    output_schema: f6.flatten(),
-                    title: f7.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Tool {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        input_schema: "inputSchema",
+        name: "name",
+        output_schema: "outputSchema" optional,
+        title: "title" optional,
     }
 }
 
@@ -17809,89 +8882,13 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolAnnotations;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolAnnotations)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "destructiveHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "destructiveHint",
-                            )?
-                        }
-                        "idempotentHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "idempotentHint",
-                            )?
-                        }
-                        "openWorldHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "openWorldHint",
-                            )?
-                        }
-                        "readOnlyHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "readOnlyHint",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolAnnotations {
-                    destructive_hint: f0.flatten(),
-                    idempotent_hint: f1.flatten(),
-                    open_world_hint: f2.flatten(),
-                    read_only_hint: f3.flatten(),
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolAnnotations {
+        destructive_hint: "destructiveHint" optional,
+        idempotent_hint: "idempotentHint" optional,
+        open_world_hint: "openWorldHint" optional,
+        read_only_hint: "readOnlyHint" optional,
+        title: "title" optional,
     }
 }
 
@@ -17911,53 +8908,9 @@ pub struct ToolChoice {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolChoice;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolChoice)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolChoice, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ToolChoiceMode>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolChoice {
-                    mode: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolChoice {
+        mode: "mode" optional,
     }
 }
 
@@ -18054,58 +9007,10 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolInputSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolInputSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolInputSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    schema: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolInputSchema {
+        r#type: "type",
+        schema: "$schema" optional,
     }
 }
 
@@ -18123,65 +9028,11 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsToolsListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -18206,53 +9057,9 @@ pub struct ToolOutputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolOutputSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolOutputSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "$schema")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolOutputSchema {
-                    schema: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolOutputSchema {
+        schema: "$schema" optional,
     }
 }
 
@@ -18307,86 +9114,14 @@ pub struct ToolResultContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolResultContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolResultContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolResultContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::ToolResult> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
-                        }
-                        "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
-                        }
-                        "structuredContent" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "structuredContent",
-                            )?
-                        }
-                        "toolUseId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "toolUseId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolResultContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    content: crate::rt::serde_helpers::take(f2, "content")?,
-                    is_error: f3.flatten(),
-                    structured_content: f4.flatten(),
-                    tool_use_id: crate::rt::serde_helpers::take(f5, "toolUseId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolResultContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        content: "content",
+        is_error: "isError" optional,
+        structured_content: "structuredContent" optional,
+        tool_use_id: "toolUseId",
     }
 }
 
@@ -18417,71 +9152,13 @@ pub struct ToolUseContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolUseContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolUseContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolUseContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::ToolUse> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<MetaObject>> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    serde_json::Map<::std::string::String, serde_json::Value>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "input" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "input")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolUseContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    input: crate::rt::serde_helpers::take(f3, "input")?,
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolUseContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        id: "id",
+        input: "input",
+        name: "name",
     }
 }
 
@@ -18502,61 +9179,11 @@ pub struct UnsupportedProtocolVersionError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsupportedProtocolVersionError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsupportedProtocolVersionError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsupportedProtocolVersionError, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    UnsupportedProtocolVersionErrorError,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsupportedProtocolVersionError {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsupportedProtocolVersionError {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id" optional,
     }
 }
 
@@ -18575,63 +9202,11 @@ pub struct UnsupportedProtocolVersionErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsupportedProtocolVersionErrorError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsupportedProtocolVersionErrorError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsupportedProtocolVersionErrorError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32022> = None;
-                let mut f1: ::std::option::Option<
-                    UnsupportedProtocolVersionErrorErrorData,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsupportedProtocolVersionErrorError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: crate::rt::serde_helpers::take(f1, "data")?,
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsupportedProtocolVersionErrorError {
+        code: "code",
+        data: "data",
+        message: "message",
     }
 }
 
@@ -18651,69 +9226,10 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsupportedProtocolVersionErrorErrorData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsupportedProtocolVersionErrorErrorData;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsupportedProtocolVersionErrorErrorData)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                UnsupportedProtocolVersionErrorErrorData,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "requested" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "requested",
-                            )?
-                        }
-                        "supported" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "supported",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsupportedProtocolVersionErrorErrorData {
-                    requested: crate::rt::serde_helpers::take(f0, "requested")?,
-                    supported: crate::rt::serde_helpers::take(f1, "supported")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsupportedProtocolVersionErrorErrorData {
+        requested: "requested",
+        supported: "supported",
     }
 }
 
@@ -18760,99 +9276,15 @@ pub struct UntitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UntitledMultiSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UntitledMultiSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Array> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "items" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
-                        }
-                        "maxItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "maxItems",
-                            )?
-                        }
-                        "minItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "minItems",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UntitledMultiSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    items: crate::rt::serde_helpers::take(f3, "items")?,
-                    max_items: f4.flatten(),
-                    min_items: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UntitledMultiSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        items: "items",
+        max_items: "maxItems" optional,
+        min_items: "minItems" optional,
+        title: "title" optional,
     }
 }
 
@@ -18870,58 +9302,10 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UntitledMultiSelectEnumSchemaItems;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UntitledMultiSelectEnumSchemaItems)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UntitledMultiSelectEnumSchemaItems {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    r#enum: crate::rt::serde_helpers::take(f1, "enum")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UntitledMultiSelectEnumSchemaItems {
+        r#type: "type",
+        r#enum: "enum",
     }
 }
 
@@ -18949,82 +9333,12 @@ pub struct UntitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UntitledSingleSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UntitledSingleSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UntitledSingleSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UntitledSingleSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        r#enum: "enum",
+        title: "title" optional,
     }
 }

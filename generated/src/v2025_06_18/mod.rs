@@ -52,79 +52,11 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Annotations;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Annotations)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Annotations, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Role>>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "audience" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "audience",
-                            )?
-                        }
-                        "lastModified" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "lastModified",
-                            )?
-                        }
-                        "priority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "priority",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Annotations {
-                    audience: f0.flatten(),
-                    last_modified: f1.flatten(),
-                    priority: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Annotations {
+        audience: "audience" optional,
+        last_modified: "lastModified" optional,
+        priority: "priority" optional,
     }
 }
 
@@ -160,83 +92,13 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = AudioContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (AudioContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Audio> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(AudioContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    data: crate::rt::serde_helpers::take(f3, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    AudioContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        data: "data",
+        mime_type: "mimeType",
     }
 }
 
@@ -260,58 +122,10 @@ pub struct BaseMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BaseMetadata;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BaseMetadata)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BaseMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BaseMetadata {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BaseMetadata {
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -348,76 +162,12 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BlobResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BlobResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "blob" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "blob")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BlobResourceContents {
-                    meta: f0.flatten(),
-                    blob: crate::rt::serde_helpers::take(f1, "blob")?,
-                    mime_type: f2.flatten(),
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BlobResourceContents {
+        meta: "_meta" optional,
+        blob: "blob",
+        mime_type: "mimeType" optional,
+        uri: "uri",
     }
 }
 
@@ -439,74 +189,12 @@ pub struct BooleanSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BooleanSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BooleanSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Boolean> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BooleanSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    title: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BooleanSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        title: "title" optional,
     }
 }
 
@@ -521,56 +209,10 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ToolsCall> = None;
-                let mut f1: ::std::option::Option<CallToolRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -592,64 +234,10 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequestParams {
-                    arguments: f0.flatten(),
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequestParams {
+        arguments: "arguments" optional,
+        name: "name",
     }
 }
 
@@ -709,78 +297,12 @@ pub struct CallToolResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
-                        }
-                        "structuredContent" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "structuredContent",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolResult {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    is_error: f2.flatten(),
-                    structured_content: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolResult {
+        meta: "_meta" optional,
+        content: "content",
+        is_error: "isError" optional,
+        structured_content: "structuredContent" optional,
     }
 }
 
@@ -801,56 +323,10 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelledNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelledNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelledNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::NotificationsCancelled> = None;
-                let mut f1: ::std::option::Option<CancelledNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelledNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelledNotification {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -872,62 +348,10 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelledNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelledNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "reason" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "reason")?
-                        }
-                        "requestId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "requestId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelledNotificationParams {
-                    reason: f0.flatten(),
-                    request_id: crate::rt::serde_helpers::take(f1, "requestId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelledNotificationParams {
+        reason: "reason" optional,
+        request_id: "requestId",
     }
 }
 
@@ -976,95 +400,12 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilities)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesRoots>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "elicitation" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "elicitation",
-                            )?
-                        }
-                        "experimental" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "experimental",
-                            )?
-                        }
-                        "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "roots")?
-                        }
-                        "sampling" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "sampling",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilities {
-                    elicitation: f0.flatten(),
-                    experimental: f1.flatten(),
-                    roots: f2.flatten(),
-                    sampling: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilities {
+        elicitation: "elicitation" optional,
+        experimental: "experimental" optional,
+        roots: "roots" optional,
+        sampling: "sampling" optional,
     }
 }
 
@@ -1087,55 +428,9 @@ pub struct ClientCapabilitiesRoots {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesRoots;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesRoots)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesRoots {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesRoots {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -1220,53 +515,12 @@ impl ClientNotification {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientNotification {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                <InitializedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::InitializedNotification)
-            }
-            2usize => {
-                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ProgressNotification)
-            }
-            3usize => {
-                <RootsListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::RootsListChangedNotification)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ClientNotification"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientNotification {
+        CancelledNotification(CancelledNotification),
+        InitializedNotification(InitializedNotification),
+        ProgressNotification(ProgressNotification),
+        RootsListChangedNotification(RootsListChangedNotification),
     }
 }
 
@@ -1507,85 +761,21 @@ impl ClientRequest {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientRequest {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <InitializeRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InitializeRequest)
-            }
-            1usize => {
-                <PingRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PingRequest)
-            }
-            2usize => {
-                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListResourcesRequest)
-            }
-            3usize => {
-                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ListResourceTemplatesRequest)
-            }
-            4usize => {
-                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceRequest)
-            }
-            5usize => {
-                <SubscribeRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::SubscribeRequest)
-            }
-            6usize => {
-                <UnsubscribeRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::UnsubscribeRequest)
-            }
-            7usize => {
-                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListPromptsRequest)
-            }
-            8usize => {
-                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptRequest)
-            }
-            9usize => {
-                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListToolsRequest)
-            }
-            10usize => {
-                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolRequest)
-            }
-            11usize => {
-                <SetLevelRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::SetLevelRequest)
-            }
-            12usize => {
-                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CompleteRequest)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientRequest {
+        InitializeRequest(InitializeRequest),
+        PingRequest(PingRequest),
+        ListResourcesRequest(ListResourcesRequest),
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+        ReadResourceRequest(ReadResourceRequest),
+        SubscribeRequest(SubscribeRequest),
+        UnsubscribeRequest(UnsubscribeRequest),
+        ListPromptsRequest(ListPromptsRequest),
+        GetPromptRequest(GetPromptRequest),
+        ListToolsRequest(ListToolsRequest),
+        CallToolRequest(CallToolRequest),
+        SetLevelRequest(SetLevelRequest),
+        CompleteRequest(CompleteRequest),
     }
 }
 
@@ -1743,47 +933,12 @@ impl ClientResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ResultObject as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResultObject)
-            }
-            1usize => {
-                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageResult)
-            }
-            2usize => {
-                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListRootsResult)
-            }
-            3usize => {
-                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ClientResult"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientResult {
+        ResultObject(ResultObject),
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
     }
 }
 
@@ -1822,56 +977,10 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::CompletionComplete> = None;
-                let mut f1: ::std::option::Option<CompleteRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -1891,67 +1000,11 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<CompleteRequestParamsArgument> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<CompleteRequestParamsContext>,
-                > = None;
-                let mut f2: ::std::option::Option<CompleteRequestParamsRef> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "argument" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "argument",
-                            )?
-                        }
-                        "context" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "context")?
-                        }
-                        "ref" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "ref")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParams {
-                    argument: crate::rt::serde_helpers::take(f0, "argument")?,
-                    context: f1.flatten(),
-                    r#ref: crate::rt::serde_helpers::take(f2, "ref")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParams {
+        argument: "argument",
+        context: "context" optional,
+        r#ref: "ref",
     }
 }
 
@@ -1970,56 +1023,10 @@ pub struct CompleteRequestParamsArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsArgument;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsArgument)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "value" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsArgument {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    value: crate::rt::serde_helpers::take(f1, "value")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsArgument {
+        name: "name",
+        value: "value",
     }
 }
 
@@ -2045,62 +1052,9 @@ pub struct CompleteRequestParamsContext {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsContext;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsContext)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsContext {
-                    arguments: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsContext {
+        arguments: "arguments" optional,
     }
 }
 
@@ -2154,43 +1108,10 @@ impl CompleteRequestParamsRef {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CompleteRequestParamsRef {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <PromptReference as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PromptReference)
-            }
-            1usize => {
-                <ResourceTemplateReference as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceTemplateReference)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CompleteRequestParamsRef"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CompleteRequestParamsRef {
+        PromptReference(PromptReference),
+        ResourceTemplateReference(ResourceTemplateReference),
     }
 }
 
@@ -2229,64 +1150,10 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "completion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "completion",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResult {
-                    meta: f0.flatten(),
-                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResult {
+        meta: "_meta" optional,
+        completion: "completion",
     }
 }
 
@@ -2313,63 +1180,11 @@ pub struct CompleteResultCompletion {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResultCompletion;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResultCompletion)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "hasMore" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
-                        }
-                        "total" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
-                        }
-                        "values" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResultCompletion {
-                    has_more: f0.flatten(),
-                    total: f1.flatten(),
-                    values: crate::rt::serde_helpers::take(f2, "values")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResultCompletion {
+        has_more: "hasMore" optional,
+        total: "total" optional,
+        values: "values",
     }
 }
 
@@ -2473,51 +1288,13 @@ impl ContentBlock {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ContentBlock {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ResourceLink as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResourceLink)
-            }
-            4usize => {
-                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::EmbeddedResource)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ContentBlock {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ResourceLink(ResourceLink),
+        EmbeddedResource(EmbeddedResource),
     }
 }
 
@@ -2562,56 +1339,10 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::SamplingCreateMessage> = None;
-                let mut f1: ::std::option::Option<CreateMessageRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -2679,132 +1410,16 @@ pub struct CreateMessageRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
-                > = None;
-                let mut f1: ::std::option::Option<i64> = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ModelPreferences>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "includeContext" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "includeContext",
-                            )?
-                        }
-                        "maxTokens" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "maxTokens",
-                            )?
-                        }
-                        "messages" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "messages",
-                            )?
-                        }
-                        "metadata" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "metadata",
-                            )?
-                        }
-                        "modelPreferences" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "modelPreferences",
-                            )?
-                        }
-                        "stopSequences" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "stopSequences",
-                            )?
-                        }
-                        "systemPrompt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f6,
-                                &mut map,
-                                "systemPrompt",
-                            )?
-                        }
-                        "temperature" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f7,
-                                &mut map,
-                                "temperature",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequestParams {
-                    include_context: f0.flatten(),
-                    max_tokens: crate::rt::serde_helpers::take(f1, "maxTokens")?,
-                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
-                    metadata: f3.flatten(),
-                    model_preferences: f4.flatten(),
-                    stop_sequences: f5.flatten(),
-                    system_prompt: f6.flatten(),
-                    temperature: f7.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequestParams {
+        include_context: "includeContext" optional,
+        max_tokens: "maxTokens",
+        messages: "messages",
+        metadata: "metadata" optional,
+        model_preferences: "modelPreferences" optional,
+        stop_sequences: "stopSequences" optional,
+        system_prompt: "systemPrompt" optional,
+        temperature: "temperature" optional,
     }
 }
 
@@ -2900,81 +1515,13 @@ pub struct CreateMessageResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<Role> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "model" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
-                        }
-                        "stopReason" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "stopReason",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageResult {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    model: crate::rt::serde_helpers::take(f2, "model")?,
-                    role: crate::rt::serde_helpers::take(f3, "role")?,
-                    stop_reason: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageResult {
+        meta: "_meta" optional,
+        content: "content",
+        model: "model",
+        role: "role",
+        stop_reason: "stopReason" optional,
     }
 }
 
@@ -3042,45 +1589,11 @@ impl CreateMessageResultContent {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CreateMessageResultContent {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CreateMessageResultContent"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CreateMessageResultContent {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
     }
 }
 
@@ -3116,56 +1629,10 @@ pub struct ElicitRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ElicitationCreate> = None;
-                let mut f1: ::std::option::Option<ElicitRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -3184,63 +1651,10 @@ pub struct ElicitRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<ElicitRequestParamsRequestedSchema> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
-                        }
-                        "requestedSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "requestedSchema",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestParams {
-                    message: crate::rt::serde_helpers::take(f0, "message")?,
-                    requested_schema: crate::rt::serde_helpers::take(
-                        f1,
-                        "requestedSchema",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestParams {
+        message: "message",
+        requested_schema: "requestedSchema",
     }
 }
 
@@ -3267,76 +1681,11 @@ pub struct ElicitRequestParamsRequestedSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestParamsRequestedSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestParamsRequestedSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestParamsRequestedSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestParamsRequestedSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestParamsRequestedSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    properties: crate::rt::serde_helpers::take(f1, "properties")?,
-                    required: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestParamsRequestedSchema {
+        r#type: "type",
+        properties: "properties",
+        required: "required" optional,
     }
 }
 
@@ -3379,72 +1728,11 @@ pub struct ElicitResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<ElicitResultAction> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ElicitResultContentValue,
-                        >,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "action" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "action")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitResult {
-                    meta: f0.flatten(),
-                    action: crate::rt::serde_helpers::take(f1, "action")?,
-                    content: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitResult {
+        meta: "_meta" optional,
+        action: "action",
+        content: "content" optional,
     }
 }
 
@@ -3573,44 +1861,11 @@ impl ElicitResultContentValue {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ElicitResultContentValue {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            2usize => {
-                <bool as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Boolean)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ElicitResultContentValue"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ElicitResultContentValue {
+        String(::std::string::String),
+        Integer(i64),
+        Boolean(bool),
     }
 }
 
@@ -3663,78 +1918,12 @@ pub struct EmbeddedResource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = EmbeddedResource;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (EmbeddedResource)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<consts::Resource> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "resource" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resource",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(EmbeddedResource {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    resource: crate::rt::serde_helpers::take(f3, "resource")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    EmbeddedResource {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        resource: "resource",
     }
 }
 
@@ -3788,41 +1977,10 @@ impl EmbeddedResourceResource {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for EmbeddedResourceResource {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextResourceContents)
-            }
-            1usize => {
-                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BlobResourceContents)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "EmbeddedResourceResource"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    EmbeddedResourceResource {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
     }
 }
 
@@ -3866,87 +2024,13 @@ pub struct EnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = EnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (EnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<EnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "enum")?
-                        }
-                        "enumNames" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "enumNames",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(EnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    description: f1.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f2, "enum")?,
-                    enum_names: f3.flatten(),
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    EnumSchema {
+        r#type: "type",
+        description: "description" optional,
+        r#enum: "enum",
+        enum_names: "enumNames" optional,
+        title: "title" optional,
     }
 }
 
@@ -3961,56 +2045,10 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::PromptsGet> = None;
-                let mut f1: ::std::option::Option<GetPromptRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -4036,67 +2074,10 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequestParams {
-                    arguments: f0.flatten(),
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequestParams {
+        arguments: "arguments" optional,
+        name: "name",
     }
 }
 
@@ -4127,75 +2108,11 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "messages" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "messages",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptResult {
-                    meta: f0.flatten(),
-                    description: f1.flatten(),
-                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptResult {
+        meta: "_meta" optional,
+        description: "description" optional,
+        messages: "messages",
     }
 }
 
@@ -4231,83 +2148,13 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ImageContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Image> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ImageContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    data: crate::rt::serde_helpers::take(f3, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ImageContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        data: "data",
+        mime_type: "mimeType",
     }
 }
 
@@ -4332,63 +2179,11 @@ pub struct Implementation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Implementation;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Implementation)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Implementation, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        "version" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "version")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Implementation {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    version: crate::rt::serde_helpers::take(f2, "version")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Implementation {
+        name: "name",
+        title: "title" optional,
+        version: "version",
     }
 }
 
@@ -4403,56 +2198,10 @@ pub struct InitializeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::Initialize> = None;
-                let mut f1: ::std::option::Option<InitializeRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -4471,78 +2220,11 @@ pub struct InitializeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::boxed::Box<ClientCapabilities>,
-                > = None;
-                let mut f1: ::std::option::Option<Implementation> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "capabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "capabilities",
-                            )?
-                        }
-                        "clientInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "clientInfo",
-                            )?
-                        }
-                        "protocolVersion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "protocolVersion",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeRequestParams {
-                    capabilities: crate::rt::serde_helpers::take(f0, "capabilities")?,
-                    client_info: crate::rt::serde_helpers::take(f1, "clientInfo")?,
-                    protocol_version: crate::rt::serde_helpers::take(
-                        f2,
-                        "protocolVersion",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeRequestParams {
+        capabilities: "capabilities",
+        client_info: "clientInfo",
+        protocol_version: "protocolVersion",
     }
 }
 
@@ -4580,98 +2262,13 @@ pub struct InitializeResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::boxed::Box<ServerCapabilities>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<Implementation> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "capabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "capabilities",
-                            )?
-                        }
-                        "instructions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "instructions",
-                            )?
-                        }
-                        "protocolVersion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "protocolVersion",
-                            )?
-                        }
-                        "serverInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "serverInfo",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeResult {
-                    meta: f0.flatten(),
-                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
-                    instructions: f2.flatten(),
-                    protocol_version: crate::rt::serde_helpers::take(
-                        f3,
-                        "protocolVersion",
-                    )?,
-                    server_info: crate::rt::serde_helpers::take(f4, "serverInfo")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeResult {
+        meta: "_meta" optional,
+        capabilities: "capabilities",
+        instructions: "instructions" optional,
+        protocol_version: "protocolVersion",
+        server_info: "serverInfo",
     }
 }
 
@@ -4688,56 +2285,10 @@ pub struct InitializedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::NotificationsInitialized> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializedNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializedNotification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -4754,59 +2305,11 @@ pub struct JsonRpcError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcError, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<JsonRpcErrorError> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcError {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcError {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id",
     }
 }
 
@@ -4827,63 +2330,11 @@ pub struct JsonRpcErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcErrorError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcErrorError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcErrorError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcErrorError, A::Error> {
-                let mut f0: ::std::option::Option<i64> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcErrorError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcErrorError {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -4972,47 +2423,12 @@ impl JsonRpcMessage {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for JsonRpcMessage {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcRequest)
-            }
-            1usize => {
-                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcNotification)
-            }
-            2usize => {
-                <JsonRpcResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcResponse)
-            }
-            3usize => {
-                <JsonRpcError as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcError)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    JsonRpcMessage {
+        JsonRpcRequest(JsonRpcRequest),
+        JsonRpcNotification(JsonRpcNotification),
+        JsonRpcResponse(JsonRpcResponse),
+        JsonRpcError(JsonRpcError),
     }
 }
 
@@ -5055,61 +2471,11 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -5129,66 +2495,12 @@ pub struct JsonRpcRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<JsonRpcRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcRequest {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -5209,53 +2521,9 @@ pub struct JsonRpcRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<JsonRpcRequestParamsMeta>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcRequestParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcRequestParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -5278,57 +2546,9 @@ pub struct JsonRpcRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -5345,59 +2565,11 @@ pub struct JsonRpcResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ResultObject> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -5414,58 +2586,10 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::PromptsList> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ListPromptsRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -5483,53 +2607,9 @@ pub struct ListPromptsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsRequestParams {
-                    cursor: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsRequestParams {
+        cursor: "cursor" optional,
     }
 }
 
@@ -5565,71 +2645,11 @@ pub struct ListPromptsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    prompts: crate::rt::serde_helpers::take(f2, "prompts")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        prompts: "prompts",
     }
 }
 
@@ -5649,58 +2669,10 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourcesTemplatesList> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ListResourceTemplatesRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -5718,53 +2690,9 @@ pub struct ListResourceTemplatesRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesRequestParams {
-                    cursor: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesRequestParams {
+        cursor: "cursor" optional,
     }
 }
 
@@ -5801,78 +2729,11 @@ pub struct ListResourceTemplatesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resourceTemplates",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    resource_templates: crate::rt::serde_helpers::take(
-                        f2,
-                        "resourceTemplates",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        resource_templates: "resourceTemplates",
     }
 }
 
@@ -5889,58 +2750,10 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourcesList> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ListResourcesRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -5958,53 +2771,9 @@ pub struct ListResourcesRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesRequestParams {
-                    cursor: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesRequestParams {
+        cursor: "cursor" optional,
     }
 }
 
@@ -6040,75 +2809,11 @@ pub struct ListResourcesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resources" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resources",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    resources: crate::rt::serde_helpers::take(f2, "resources")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        resources: "resources",
     }
 }
 
@@ -6131,58 +2836,10 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::RootsList> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ListRootsRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -6203,53 +2860,9 @@ pub struct ListRootsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ListRootsRequestParamsMeta>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsRequestParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsRequestParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -6272,57 +2885,9 @@ pub struct ListRootsRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -6351,60 +2916,10 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsResult {
-                    meta: f0.flatten(),
-                    roots: crate::rt::serde_helpers::take(f1, "roots")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsResult {
+        meta: "_meta" optional,
+        roots: "roots",
     }
 }
 
@@ -6421,58 +2936,10 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ToolsList> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ListToolsRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -6490,53 +2957,9 @@ pub struct ListToolsRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsRequestParams {
-                    cursor: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsRequestParams {
+        cursor: "cursor" optional,
     }
 }
 
@@ -6572,71 +2995,11 @@ pub struct ListToolsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    tools: crate::rt::serde_helpers::take(f2, "tools")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        tools: "tools",
     }
 }
 
@@ -6744,56 +3107,10 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LoggingMessageNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LoggingMessageNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::NotificationsMessage> = None;
-                let mut f1: ::std::option::Option<LoggingMessageNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LoggingMessageNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LoggingMessageNotification {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -6814,63 +3131,11 @@ pub struct LoggingMessageNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LoggingMessageNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LoggingMessageNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<serde_json::Value> = None;
-                let mut f1: ::std::option::Option<LoggingLevel> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "data")?
-                        }
-                        "level" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "level")?
-                        }
-                        "logger" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logger")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LoggingMessageNotificationParams {
-                    data: crate::rt::serde_helpers::take(f0, "data")?,
-                    level: crate::rt::serde_helpers::take(f1, "level")?,
-                    logger: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LoggingMessageNotificationParams {
+        data: "data",
+        level: "level",
+        logger: "logger" optional,
     }
 }
 
@@ -6898,53 +3163,9 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ModelHint;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ModelHint)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ModelHint, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ModelHint {
-                    name: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ModelHint {
+        name: "name" optional,
     }
 }
 
@@ -7007,86 +3228,12 @@ pub struct ModelPreferences {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ModelPreferences;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ModelPreferences)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ModelPreferences, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "costPriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "costPriority",
-                            )?
-                        }
-                        "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
-                        }
-                        "intelligencePriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "intelligencePriority",
-                            )?
-                        }
-                        "speedPriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "speedPriority",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ModelPreferences {
-                    cost_priority: f0.flatten(),
-                    hints: f1.flatten(),
-                    intelligence_priority: f2.flatten(),
-                    speed_priority: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ModelPreferences {
+        cost_priority: "costPriority" optional,
+        hints: "hints" optional,
+        intelligence_priority: "intelligencePriority" optional,
+        speed_priority: "speedPriority" optional,
     }
 }
 
@@ -7102,56 +3249,10 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Notification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Notification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Notification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Notification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Notification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Notification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -7176,83 +3277,13 @@ pub struct NumberSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = NumberSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (NumberSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NumberSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<NumberSchemaType> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "maximum" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "maximum")?
-                        }
-                        "minimum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "minimum")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "type")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(NumberSchema {
-                    description: f0.flatten(),
-                    maximum: f1.flatten(),
-                    minimum: f2.flatten(),
-                    title: f3.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f4, "type")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    NumberSchema {
+        description: "description" optional,
+        maximum: "maximum" optional,
+        minimum: "minimum" optional,
+        title: "title" optional,
+        r#type: "type",
     }
 }
 
@@ -7319,58 +3350,10 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -7388,53 +3371,9 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequestParams {
-                    cursor: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequestParams {
+        cursor: "cursor" optional,
     }
 }
 
@@ -7468,66 +3407,10 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
     }
 }
 
@@ -7544,58 +3427,10 @@ pub struct PingRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PingRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PingRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PingRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::Ping> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<PingRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PingRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PingRequest {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -7616,53 +3451,9 @@ pub struct PingRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PingRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PingRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PingRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PingRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<PingRequestParamsMeta>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PingRequestParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PingRequestParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -7685,57 +3476,9 @@ pub struct PingRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PingRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PingRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PingRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PingRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PingRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PingRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -7825,49 +3568,12 @@ impl PrimitiveSchemaDefinition {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for PrimitiveSchemaDefinition {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <StringSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::StringSchema)
-            }
-            1usize => {
-                <NumberSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::NumberSchema)
-            }
-            2usize => {
-                <BooleanSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BooleanSchema)
-            }
-            3usize => {
-                <EnumSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::EnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "PrimitiveSchemaDefinition"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    PrimitiveSchemaDefinition {
+        StringSchema(StringSchema),
+        NumberSchema(NumberSchema),
+        BooleanSchema(BooleanSchema),
+        EnumSchema(EnumSchema),
     }
 }
 
@@ -7906,56 +3612,10 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ProgressNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ProgressNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ProgressNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::NotificationsProgress> = None;
-                let mut f1: ::std::option::Option<ProgressNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ProgressNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ProgressNotification {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -7981,78 +3641,12 @@ pub struct ProgressNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ProgressNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ProgressNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<serde_json::Number> = None;
-                let mut f2: ::std::option::Option<ProgressToken> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "message")?
-                        }
-                        "progress" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "progress",
-                            )?
-                        }
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        "total" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "total")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ProgressNotificationParams {
-                    message: f0.flatten(),
-                    progress: crate::rt::serde_helpers::take(f1, "progress")?,
-                    progress_token: crate::rt::serde_helpers::take(f2, "progressToken")?,
-                    total: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ProgressNotificationParams {
+        message: "message" optional,
+        progress: "progress",
+        progress_token: "progressToken",
+        total: "total" optional,
     }
 }
 
@@ -8106,38 +3700,10 @@ impl ProgressToken {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ProgressToken {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ProgressToken {
+        String(::std::string::String),
+        Integer(i64),
     }
 }
 
@@ -8194,89 +3760,13 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Prompt;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Prompt)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Prompt, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Prompt {
-                    meta: f0.flatten(),
-                    arguments: f1.flatten(),
-                    description: f2.flatten(),
-                    name: crate::rt::serde_helpers::take(f3, "name")?,
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Prompt {
+        meta: "_meta" optional,
+        arguments: "arguments" optional,
+        description: "description" optional,
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -8308,78 +3798,12 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptArgument;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptArgument)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptArgument, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptArgument {
-                    description: f0.flatten(),
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    required: f2.flatten(),
-                    title: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptArgument {
+        description: "description" optional,
+        name: "name",
+        required: "required" optional,
+        title: "title" optional,
     }
 }
 
@@ -8396,58 +3820,10 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<
-                    consts::NotificationsPromptsListChanged,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptListChangedNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptListChangedNotification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -8465,56 +3841,10 @@ pub struct PromptMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptMessage;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptMessage)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptMessage, A::Error> {
-                let mut f0: ::std::option::Option<ContentBlock> = None;
-                let mut f1: ::std::option::Option<Role> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptMessage {
-                    content: crate::rt::serde_helpers::take(f0, "content")?,
-                    role: crate::rt::serde_helpers::take(f1, "role")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptMessage {
+        content: "content",
+        role: "role",
     }
 }
 
@@ -8539,63 +3869,11 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptReference;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptReference)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptReference {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    title: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptReference {
+        r#type: "type",
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -8610,56 +3888,10 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourcesRead> = None;
-                let mut f1: ::std::option::Option<ReadResourceRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -8674,51 +3906,9 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequestParams {
-                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequestParams {
+        uri: "uri",
     }
 }
 
@@ -8745,66 +3935,10 @@ pub struct ReadResourceResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<ReadResourceResultContentsItem>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "contents" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "contents",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceResult {
-                    meta: f0.flatten(),
-                    contents: crate::rt::serde_helpers::take(f1, "contents")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceResult {
+        meta: "_meta" optional,
+        contents: "contents",
     }
 }
 
@@ -8858,41 +3992,10 @@ impl ReadResourceResultContentsItem {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ReadResourceResultContentsItem {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextResourceContents)
-            }
-            1usize => {
-                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BlobResourceContents)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ReadResourceResultContentsItem"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ReadResourceResultContentsItem {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
     }
 }
 
@@ -8920,58 +4023,10 @@ pub struct Request {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Request {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Request;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Request)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Request, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<RequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Request {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Request {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -9025,38 +4080,10 @@ impl RequestId {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for RequestId {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "RequestId"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    RequestId {
+        String(::std::string::String),
+        Integer(i64),
     }
 }
 
@@ -9089,53 +4116,9 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<RequestParamsMeta>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RequestParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RequestParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -9158,57 +4141,9 @@ pub struct RequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -9271,108 +4206,16 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Resource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Resource;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Resource)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Resource, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f7: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        "size" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "size")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Resource {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    mime_type: f3.flatten(),
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    size: f5.flatten(),
-                    title: f6.flatten(),
-                    uri: crate::rt::serde_helpers::take(f7, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Resource {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        size: "size" optional,
+        title: "title" optional,
+        uri: "uri",
     }
 }
 
@@ -9408,71 +4251,11 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceContents {
-                    meta: f0.flatten(),
-                    mime_type: f1.flatten(),
-                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceContents {
+        meta: "_meta" optional,
+        mime_type: "mimeType" optional,
+        uri: "uri",
     }
 }
 
@@ -9538,113 +4321,17 @@ pub struct ResourceLink {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceLink;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceLink)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourceLink> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f8: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
-                        }
-                        "size" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceLink {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    description: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    size: f6.flatten(),
-                    title: f7.flatten(),
-                    uri: crate::rt::serde_helpers::take(f8, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceLink {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        size: "size" optional,
+        title: "title" optional,
+        uri: "uri",
     }
 }
 
@@ -9661,58 +4348,10 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<
-                    consts::NotificationsResourcesListChanged,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceListChangedNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceListChangedNotification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -9770,107 +4409,15 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceTemplate;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceTemplate)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        "uriTemplate" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f6,
-                                &mut map,
-                                "uriTemplate",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceTemplate {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    mime_type: f3.flatten(),
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    title: f5.flatten(),
-                    uri_template: crate::rt::serde_helpers::take(f6, "uriTemplate")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceTemplate {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        title: "title" optional,
+        uri_template: "uriTemplate",
     }
 }
 
@@ -9886,56 +4433,10 @@ pub struct ResourceTemplateReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceTemplateReference;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceTemplateReference)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
-                let mut f0: ::std::option::Option<consts::RefResource> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceTemplateReference {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceTemplateReference {
+        r#type: "type",
+        uri: "uri",
     }
 }
 
@@ -9950,58 +4451,10 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceUpdatedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceUpdatedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
-                let mut f0: ::std::option::Option<
-                    consts::NotificationsResourcesUpdated,
-                > = None;
-                let mut f1: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceUpdatedNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceUpdatedNotification {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -10016,51 +4469,9 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceUpdatedNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceUpdatedNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceUpdatedNotificationParams {
-                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceUpdatedNotificationParams {
+        uri: "uri",
     }
 }
 
@@ -10086,55 +4497,9 @@ pub struct ResultObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResultObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResultObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResultObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResultObject, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResultObject {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResultObject {
+        meta: "_meta" optional,
     }
 }
 
@@ -10213,67 +4578,11 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Root {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Root;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Root)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Root, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Root {
-                    meta: f0.flatten(),
-                    name: f1.flatten(),
-                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Root {
+        meta: "_meta" optional,
+        name: "name" optional,
+        uri: "uri",
     }
 }
 
@@ -10292,58 +4601,10 @@ pub struct RootsListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RootsListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RootsListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<
-                    consts::NotificationsRootsListChanged,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RootsListChangedNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RootsListChangedNotification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -10358,56 +4619,10 @@ pub struct SamplingMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SamplingMessage;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SamplingMessage)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SamplingMessage, A::Error> {
-                let mut f0: ::std::option::Option<SamplingMessageContent> = None;
-                let mut f1: ::std::option::Option<Role> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SamplingMessage {
-                    content: crate::rt::serde_helpers::take(f0, "content")?,
-                    role: crate::rt::serde_helpers::take(f1, "role")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SamplingMessage {
+        content: "content",
+        role: "role",
     }
 }
 
@@ -10475,45 +4690,11 @@ impl SamplingMessageContent {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SamplingMessageContent {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SamplingMessageContent"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SamplingMessageContent {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
     }
 }
 
@@ -10588,109 +4769,14 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilities)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesPrompts>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesResources>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesTools>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "completions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "completions",
-                            )?
-                        }
-                        "experimental" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "experimental",
-                            )?
-                        }
-                        "logging" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logging")?
-                        }
-                        "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
-                        }
-                        "resources" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "resources",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilities {
-                    completions: f0.flatten(),
-                    experimental: f1.flatten(),
-                    logging: f2.flatten(),
-                    prompts: f3.flatten(),
-                    resources: f4.flatten(),
-                    tools: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilities {
+        completions: "completions" optional,
+        experimental: "experimental" optional,
+        logging: "logging" optional,
+        prompts: "prompts" optional,
+        resources: "resources" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -10713,55 +4799,9 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesPrompts;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesPrompts)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesPrompts {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesPrompts {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -10788,64 +4828,10 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesResources;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesResources)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        "subscribe" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "subscribe",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesResources {
-                    list_changed: f0.flatten(),
-                    subscribe: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesResources {
+        list_changed: "listChanged" optional,
+        subscribe: "subscribe" optional,
     }
 }
 
@@ -10868,55 +4854,9 @@ pub struct ServerCapabilitiesTools {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesTools;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesTools)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesTools {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesTools {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -11048,71 +4988,15 @@ impl ServerNotification {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerNotification {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ProgressNotification)
-            }
-            2usize => {
-                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceListChangedNotification)
-            }
-            3usize => {
-                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceUpdatedNotification)
-            }
-            4usize => {
-                <PromptListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::PromptListChangedNotification)
-            }
-            5usize => {
-                <ToolListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ToolListChangedNotification)
-            }
-            6usize => {
-                <LoggingMessageNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::LoggingMessageNotification)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ServerNotification"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerNotification {
+        CancelledNotification(CancelledNotification),
+        ProgressNotification(ProgressNotification),
+        ResourceListChangedNotification(ResourceListChangedNotification),
+        ResourceUpdatedNotification(ResourceUpdatedNotification),
+        PromptListChangedNotification(PromptListChangedNotification),
+        ToolListChangedNotification(ToolListChangedNotification),
+        LoggingMessageNotification(LoggingMessageNotification),
     }
 }
 
@@ -11244,47 +5128,12 @@ impl ServerRequest {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerRequest {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <PingRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PingRequest)
-            }
-            1usize => {
-                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageRequest)
-            }
-            2usize => {
-                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListRootsRequest)
-            }
-            3usize => {
-                <ElicitRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitRequest)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ServerRequest"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerRequest {
+        PingRequest(PingRequest),
+        CreateMessageRequest(CreateMessageRequest),
+        ListRootsRequest(ListRootsRequest),
+        ElicitRequest(ElicitRequest),
     }
 }
 
@@ -11484,73 +5333,18 @@ impl ServerResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ResultObject as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResultObject)
-            }
-            1usize => {
-                <InitializeResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InitializeResult)
-            }
-            2usize => {
-                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListResourcesResult)
-            }
-            3usize => {
-                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ListResourceTemplatesResult)
-            }
-            4usize => {
-                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceResult)
-            }
-            5usize => {
-                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListPromptsResult)
-            }
-            6usize => {
-                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptResult)
-            }
-            7usize => {
-                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListToolsResult)
-            }
-            8usize => {
-                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolResult)
-            }
-            9usize => {
-                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CompleteResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerResult {
+        ResultObject(ResultObject),
+        InitializeResult(InitializeResult),
+        ListResourcesResult(ListResourcesResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ReadResourceResult(ReadResourceResult),
+        ListPromptsResult(ListPromptsResult),
+        GetPromptResult(GetPromptResult),
+        ListToolsResult(ListToolsResult),
+        CallToolResult(CallToolResult),
+        CompleteResult(CompleteResult),
     }
 }
 
@@ -11625,56 +5419,10 @@ pub struct SetLevelRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SetLevelRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SetLevelRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SetLevelRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::LoggingSetLevel> = None;
-                let mut f1: ::std::option::Option<SetLevelRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SetLevelRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SetLevelRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -11689,51 +5437,9 @@ pub struct SetLevelRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SetLevelRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SetLevelRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<LoggingLevel> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "level" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "level")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SetLevelRequestParams {
-                    level: crate::rt::serde_helpers::take(f0, "level")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SetLevelRequestParams {
+        level: "level",
     }
 }
 
@@ -11769,94 +5475,14 @@ pub struct StringSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = StringSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (StringSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<StringSchemaFormat>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "format" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "format")?
-                        }
-                        "maxLength" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "maxLength",
-                            )?
-                        }
-                        "minLength" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "minLength",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(StringSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    description: f1.flatten(),
-                    format: f2.flatten(),
-                    max_length: f3.flatten(),
-                    min_length: f4.flatten(),
-                    title: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    StringSchema {
+        r#type: "type",
+        description: "description" optional,
+        format: "format" optional,
+        max_length: "maxLength" optional,
+        min_length: "minLength" optional,
+        title: "title" optional,
     }
 }
 
@@ -11937,56 +5563,10 @@ pub struct SubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscribeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscribeRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscribeRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourcesSubscribe> = None;
-                let mut f1: ::std::option::Option<SubscribeRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscribeRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscribeRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -12001,51 +5581,9 @@ pub struct SubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscribeRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscribeRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscribeRequestParams {
-                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscribeRequestParams {
+        uri: "uri",
     }
 }
 
@@ -12078,74 +5616,12 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TextContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Text> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "text" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TextContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    text: crate::rt::serde_helpers::take(f3, "text")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TextContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        text: "text",
     }
 }
 
@@ -12182,76 +5658,12 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TextResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TextResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TextResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "text" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TextResourceContents {
-                    meta: f0.flatten(),
-                    mime_type: f1.flatten(),
-                    text: crate::rt::serde_helpers::take(f2, "text")?,
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TextResourceContents {
+        meta: "_meta" optional,
+        mime_type: "mimeType" optional,
+        text: "text",
+        uri: "uri",
     }
 }
 
@@ -12312,109 +5724,15 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Tool {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Tool;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Tool)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Tool, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ToolAnnotations>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<ToolInputSchema> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<ToolOutputSchema>,
-                > = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "inputSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "inputSchema",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        "outputSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "outputSchema",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Tool {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    input_schema: crate::rt::serde_helpers::take(f3, "inputSchema")?,
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    output_schema: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Tool {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        input_schema: "inputSchema",
+        name: "name",
+        output_schema: "outputSchema" optional,
+        title: "title" optional,
     }
 }
 
@@ -12487,89 +5805,13 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolAnnotations;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolAnnotations)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "destructiveHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "destructiveHint",
-                            )?
-                        }
-                        "idempotentHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "idempotentHint",
-                            )?
-                        }
-                        "openWorldHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "openWorldHint",
-                            )?
-                        }
-                        "readOnlyHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "readOnlyHint",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolAnnotations {
-                    destructive_hint: f0.flatten(),
-                    idempotent_hint: f1.flatten(),
-                    open_world_hint: f2.flatten(),
-                    read_only_hint: f3.flatten(),
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolAnnotations {
+        destructive_hint: "destructiveHint" optional,
+        idempotent_hint: "idempotentHint" optional,
+        open_world_hint: "openWorldHint" optional,
+        read_only_hint: "readOnlyHint" optional,
+        title: "title" optional,
     }
 }
 
@@ -12604,78 +5846,11 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolInputSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolInputSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolInputSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    properties: f1.flatten(),
-                    required: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolInputSchema {
+        r#type: "type",
+        properties: "properties" optional,
+        required: "required" optional,
     }
 }
 
@@ -12692,58 +5867,10 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<
-                    consts::NotificationsToolsListChanged,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<ResultObject>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolListChangedNotification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolListChangedNotification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -12779,78 +5906,11 @@ pub struct ToolOutputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolOutputSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolOutputSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolOutputSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    properties: f1.flatten(),
-                    required: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolOutputSchema {
+        r#type: "type",
+        properties: "properties" optional,
+        required: "required" optional,
     }
 }
 
@@ -12865,56 +5925,10 @@ pub struct UnsubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsubscribeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsubscribeRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
-                let mut f1: ::std::option::Option<UnsubscribeRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsubscribeRequest {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: crate::rt::serde_helpers::take(f1, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsubscribeRequest {
+        method: "method",
+        params: "params",
     }
 }
 
@@ -12929,50 +5943,8 @@ pub struct UnsubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsubscribeRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsubscribeRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsubscribeRequestParams {
-                    uri: crate::rt::serde_helpers::take(f0, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsubscribeRequestParams {
+        uri: "uri",
     }
 }

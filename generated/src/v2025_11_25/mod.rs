@@ -52,79 +52,11 @@ pub struct Annotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Annotations;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Annotations)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Annotations, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Role>>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "audience" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "audience",
-                            )?
-                        }
-                        "lastModified" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "lastModified",
-                            )?
-                        }
-                        "priority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "priority",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Annotations {
-                    audience: f0.flatten(),
-                    last_modified: f1.flatten(),
-                    priority: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Annotations {
+        audience: "audience" optional,
+        last_modified: "lastModified" optional,
+        priority: "priority" optional,
     }
 }
 
@@ -160,83 +92,13 @@ pub struct AudioContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = AudioContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (AudioContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AudioContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Audio> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(AudioContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    data: crate::rt::serde_helpers::take(f3, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    AudioContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        data: "data",
+        mime_type: "mimeType",
     }
 }
 
@@ -260,58 +122,10 @@ pub struct BaseMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BaseMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BaseMetadata;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BaseMetadata)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BaseMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BaseMetadata {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    title: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BaseMetadata {
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -348,76 +162,12 @@ pub struct BlobResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BlobResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BlobResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BlobResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "blob" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "blob")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BlobResourceContents {
-                    meta: f0.flatten(),
-                    blob: crate::rt::serde_helpers::take(f1, "blob")?,
-                    mime_type: f2.flatten(),
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BlobResourceContents {
+        meta: "_meta" optional,
+        blob: "blob",
+        mime_type: "mimeType" optional,
+        uri: "uri",
     }
 }
 
@@ -439,74 +189,12 @@ pub struct BooleanSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for BooleanSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = BooleanSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (BooleanSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BooleanSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Boolean> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(BooleanSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    title: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    BooleanSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        title: "title" optional,
     }
 }
 
@@ -523,64 +211,12 @@ pub struct CallToolRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ToolsCall> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<CallToolRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -621,76 +257,12 @@ pub struct CallToolRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<CallToolRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
-                        }
-                        "task" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "task")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequestParams {
-                    meta: f0.flatten(),
-                    arguments: f1.flatten(),
-                    name: crate::rt::serde_helpers::take(f2, "name")?,
-                    task: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequestParams {
+        meta: "_meta" optional,
+        arguments: "arguments" optional,
+        name: "name",
+        task: "task" optional,
     }
 }
 
@@ -713,57 +285,9 @@ pub struct CallToolRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -823,78 +347,12 @@ pub struct CallToolResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CallToolResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CallToolResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallToolResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "isError")?
-                        }
-                        "structuredContent" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "structuredContent",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CallToolResult {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    is_error: f2.flatten(),
-                    structured_content: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CallToolResult {
+        meta: "_meta" optional,
+        content: "content",
+        is_error: "isError" optional,
+        structured_content: "structuredContent" optional,
     }
 }
 
@@ -956,41 +414,10 @@ impl CallToolResultResponseResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CallToolResultResponseResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CallToolResultResponseResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolResult)
-            }
-            1usize => {
-                <CreateTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateTaskResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CallToolResultResponseResult"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CallToolResultResponseResult {
+        CallToolResult(CallToolResult),
+        CreateTaskResult(CreateTaskResult),
     }
 }
 
@@ -1019,64 +446,12 @@ pub struct CancelTaskRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelTaskRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelTaskRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelTaskRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelTaskRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::TasksCancel> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<CancelTaskRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelTaskRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelTaskRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -1092,51 +467,9 @@ pub struct CancelTaskRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelTaskRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelTaskRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelTaskRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelTaskRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelTaskRequestParams {
-                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelTaskRequestParams {
+        task_id: "taskId",
     }
 }
 
@@ -1202,111 +535,16 @@ pub struct CancelTaskResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelTaskResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelTaskResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelTaskResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelTaskResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<TaskStatus> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "createdAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "createdAt",
-                            )?
-                        }
-                        "lastUpdatedAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "lastUpdatedAt",
-                            )?
-                        }
-                        "pollInterval" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "pollInterval",
-                            )?
-                        }
-                        "status" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "status")?
-                        }
-                        "statusMessage" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "statusMessage",
-                            )?
-                        }
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "taskId")?
-                        }
-                        "ttl" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelTaskResult {
-                    meta: f0.flatten(),
-                    created_at: crate::rt::serde_helpers::take(f1, "createdAt")?,
-                    last_updated_at: crate::rt::serde_helpers::take(
-                        f2,
-                        "lastUpdatedAt",
-                    )?,
-                    poll_interval: f3.flatten(),
-                    status: crate::rt::serde_helpers::take(f4, "status")?,
-                    status_message: f5.flatten(),
-                    task_id: crate::rt::serde_helpers::take(f6, "taskId")?,
-                    ttl: crate::rt::serde_helpers::take(f7, "ttl")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelTaskResult {
+        meta: "_meta" optional,
+        created_at: "createdAt",
+        last_updated_at: "lastUpdatedAt",
+        poll_interval: "pollInterval" optional,
+        status: "status",
+        status_message: "statusMessage" optional,
+        task_id: "taskId",
+        ttl: "ttl",
     }
 }
 
@@ -1330,61 +568,11 @@ pub struct CancelledNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelledNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelledNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelledNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelledNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsCancelled> = None;
-                let mut f2: ::std::option::Option<CancelledNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelledNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelledNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -1426,71 +614,11 @@ pub struct CancelledNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CancelledNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CancelledNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CancelledNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CancelledNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "reason" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "reason")?
-                        }
-                        "requestId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requestId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CancelledNotificationParams {
-                    meta: f0.flatten(),
-                    reason: f1.flatten(),
-                    request_id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CancelledNotificationParams {
+        meta: "_meta" optional,
+        reason: "reason" optional,
+        request_id: "requestId" optional,
     }
 }
 
@@ -1533,98 +661,13 @@ pub struct ClientCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilities)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesElicitation>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesRoots>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesSampling>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesTasks>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "elicitation" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "elicitation",
-                            )?
-                        }
-                        "experimental" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "experimental",
-                            )?
-                        }
-                        "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "roots")?
-                        }
-                        "sampling" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "sampling",
-                            )?
-                        }
-                        "tasks" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "tasks")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilities {
-                    elicitation: f0.flatten(),
-                    experimental: f1.flatten(),
-                    roots: f2.flatten(),
-                    sampling: f3.flatten(),
-                    tasks: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilities {
+        elicitation: "elicitation" optional,
+        experimental: "experimental" optional,
+        roots: "roots" optional,
+        sampling: "sampling" optional,
+        tasks: "tasks" optional,
     }
 }
 
@@ -1655,64 +698,10 @@ pub struct ClientCapabilitiesElicitation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesElicitation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesElicitation;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesElicitation)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesElicitation, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "form" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "form")?
-                        }
-                        "url" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "url")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesElicitation {
-                    form: f0.flatten(),
-                    url: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesElicitation {
+        form: "form" optional,
+        url: "url" optional,
     }
 }
 
@@ -1735,55 +724,9 @@ pub struct ClientCapabilitiesRoots {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesRoots {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesRoots;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesRoots)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesRoots, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesRoots {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesRoots {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -1817,64 +760,10 @@ pub struct ClientCapabilitiesSampling {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesSampling {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesSampling;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesSampling)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesSampling, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "context" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "context")?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesSampling {
-                    context: f0.flatten(),
-                    tools: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesSampling {
+        context: "context" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -1911,75 +800,11 @@ pub struct ClientCapabilitiesTasks {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasks {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesTasks;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesTasks)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesTasks, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesTasksRequests>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cancel" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cancel")?
-                        }
-                        "list" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "list")?
-                        }
-                        "requests" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requests",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesTasks {
-                    cancel: f0.flatten(),
-                    list: f1.flatten(),
-                    requests: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesTasks {
+        cancel: "cancel" optional,
+        list: "list" optional,
+        requests: "requests" optional,
     }
 }
 
@@ -2008,68 +833,10 @@ pub struct ClientCapabilitiesTasksRequests {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequests {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesTasksRequests;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesTasksRequests)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ClientCapabilitiesTasksRequests, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "elicitation" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "elicitation",
-                            )?
-                        }
-                        "sampling" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "sampling",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesTasksRequests {
-                    elicitation: f0.flatten(),
-                    sampling: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesTasksRequests {
+        elicitation: "elicitation" optional,
+        sampling: "sampling" optional,
     }
 }
 
@@ -2093,58 +860,9 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsElicitation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesTasksRequestsElicitation;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesTasksRequestsElicitation)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                ClientCapabilitiesTasksRequestsElicitation,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "create" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "create")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesTasksRequestsElicitation {
-                    create: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesTasksRequestsElicitation {
+        create: "create" optional,
     }
 }
 
@@ -2172,62 +890,9 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ClientCapabilitiesTasksRequestsSampling {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ClientCapabilitiesTasksRequestsSampling;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ClientCapabilitiesTasksRequestsSampling)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                ClientCapabilitiesTasksRequestsSampling,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "createMessage" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "createMessage",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ClientCapabilitiesTasksRequestsSampling {
-                    create_message: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ClientCapabilitiesTasksRequestsSampling {
+        create_message: "createMessage" optional,
     }
 }
 
@@ -2336,57 +1001,13 @@ impl ClientNotification {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientNotification {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                <InitializedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::InitializedNotification)
-            }
-            2usize => {
-                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ProgressNotification)
-            }
-            3usize => {
-                <TaskStatusNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TaskStatusNotification)
-            }
-            4usize => {
-                <RootsListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::RootsListChangedNotification)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ClientNotification"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientNotification {
+        CancelledNotification(CancelledNotification),
+        InitializedNotification(InitializedNotification),
+        ProgressNotification(ProgressNotification),
+        TaskStatusNotification(TaskStatusNotification),
+        RootsListChangedNotification(RootsListChangedNotification),
     }
 }
 
@@ -2747,101 +1368,25 @@ impl ClientRequest {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientRequest {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <InitializeRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InitializeRequest)
-            }
-            1usize => {
-                <PingRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PingRequest)
-            }
-            2usize => {
-                <ListResourcesRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListResourcesRequest)
-            }
-            3usize => {
-                <ListResourceTemplatesRequest as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ListResourceTemplatesRequest)
-            }
-            4usize => {
-                <ReadResourceRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceRequest)
-            }
-            5usize => {
-                <SubscribeRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::SubscribeRequest)
-            }
-            6usize => {
-                <UnsubscribeRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::UnsubscribeRequest)
-            }
-            7usize => {
-                <ListPromptsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListPromptsRequest)
-            }
-            8usize => {
-                <GetPromptRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptRequest)
-            }
-            9usize => {
-                <ListToolsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListToolsRequest)
-            }
-            10usize => {
-                <CallToolRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolRequest)
-            }
-            11usize => {
-                <GetTaskRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskRequest)
-            }
-            12usize => {
-                <GetTaskPayloadRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskPayloadRequest)
-            }
-            13usize => {
-                <CancelTaskRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelTaskRequest)
-            }
-            14usize => {
-                <ListTasksRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListTasksRequest)
-            }
-            15usize => {
-                <SetLevelRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::SetLevelRequest)
-            }
-            16usize => {
-                <CompleteRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CompleteRequest)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ClientRequest"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientRequest {
+        InitializeRequest(InitializeRequest),
+        PingRequest(PingRequest),
+        ListResourcesRequest(ListResourcesRequest),
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+        ReadResourceRequest(ReadResourceRequest),
+        SubscribeRequest(SubscribeRequest),
+        UnsubscribeRequest(UnsubscribeRequest),
+        ListPromptsRequest(ListPromptsRequest),
+        GetPromptRequest(GetPromptRequest),
+        ListToolsRequest(ListToolsRequest),
+        CallToolRequest(CallToolRequest),
+        GetTaskRequest(GetTaskRequest),
+        GetTaskPayloadRequest(GetTaskPayloadRequest),
+        CancelTaskRequest(CancelTaskRequest),
+        ListTasksRequest(ListTasksRequest),
+        SetLevelRequest(SetLevelRequest),
+        CompleteRequest(CompleteRequest),
     }
 }
 
@@ -3109,63 +1654,16 @@ impl ClientResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ClientResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ClientResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ResultObject as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResultObject)
-            }
-            1usize => {
-                <GetTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskResult)
-            }
-            2usize => {
-                <GetTaskPayloadResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskPayloadResult)
-            }
-            3usize => {
-                <CancelTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelTaskResult)
-            }
-            4usize => {
-                <ListTasksResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListTasksResult)
-            }
-            5usize => {
-                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageResult)
-            }
-            6usize => {
-                <ListRootsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListRootsResult)
-            }
-            7usize => {
-                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ClientResult"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ClientResult {
+        ResultObject(ResultObject),
+        GetTaskResult(GetTaskResult),
+        GetTaskPayloadResult(GetTaskPayloadResult),
+        CancelTaskResult(CancelTaskResult),
+        ListTasksResult(ListTasksResult),
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
     }
 }
 
@@ -3230,64 +1728,12 @@ pub struct CompleteRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::CompletionComplete> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<CompleteRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -3315,74 +1761,12 @@ pub struct CompleteRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<CompleteRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<CompleteRequestParamsArgument> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<CompleteRequestParamsContext>,
-                > = None;
-                let mut f3: ::std::option::Option<CompleteRequestParamsRef> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "argument" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "argument",
-                            )?
-                        }
-                        "context" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "context")?
-                        }
-                        "ref" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "ref")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParams {
-                    meta: f0.flatten(),
-                    argument: crate::rt::serde_helpers::take(f1, "argument")?,
-                    context: f2.flatten(),
-                    r#ref: crate::rt::serde_helpers::take(f3, "ref")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParams {
+        meta: "_meta" optional,
+        argument: "argument",
+        context: "context" optional,
+        r#ref: "ref",
     }
 }
 
@@ -3401,56 +1785,10 @@ pub struct CompleteRequestParamsArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsArgument {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsArgument;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsArgument)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsArgument, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        "value" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "value")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsArgument {
-                    name: crate::rt::serde_helpers::take(f0, "name")?,
-                    value: crate::rt::serde_helpers::take(f1, "value")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsArgument {
+        name: "name",
+        value: "value",
     }
 }
 
@@ -3476,62 +1814,9 @@ pub struct CompleteRequestParamsContext {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsContext {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsContext;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsContext)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsContext, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsContext {
-                    arguments: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsContext {
+        arguments: "arguments" optional,
     }
 }
 
@@ -3554,57 +1839,9 @@ pub struct CompleteRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -3658,43 +1895,10 @@ impl CompleteRequestParamsRef {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteRequestParamsRef {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CompleteRequestParamsRef {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <PromptReference as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PromptReference)
-            }
-            1usize => {
-                <ResourceTemplateReference as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceTemplateReference)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CompleteRequestParamsRef"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CompleteRequestParamsRef {
+        PromptReference(PromptReference),
+        ResourceTemplateReference(ResourceTemplateReference),
     }
 }
 
@@ -3733,64 +1937,10 @@ pub struct CompleteResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<CompleteResultCompletion> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "completion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "completion",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResult {
-                    meta: f0.flatten(),
-                    completion: crate::rt::serde_helpers::take(f1, "completion")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResult {
+        meta: "_meta" optional,
+        completion: "completion",
     }
 }
 
@@ -3817,63 +1967,11 @@ pub struct CompleteResultCompletion {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CompleteResultCompletion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CompleteResultCompletion;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CompleteResultCompletion)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CompleteResultCompletion, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "hasMore" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "hasMore")?
-                        }
-                        "total" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "total")?
-                        }
-                        "values" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "values")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CompleteResultCompletion {
-                    has_more: f0.flatten(),
-                    total: f1.flatten(),
-                    values: crate::rt::serde_helpers::take(f2, "values")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CompleteResultCompletion {
+        has_more: "hasMore" optional,
+        total: "total" optional,
+        values: "values",
     }
 }
 
@@ -3978,51 +2076,13 @@ impl ContentBlock {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ContentBlock {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ResourceLink as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResourceLink)
-            }
-            4usize => {
-                <EmbeddedResource as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::EmbeddedResource)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ContentBlock"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ContentBlock {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ResourceLink(ResourceLink),
+        EmbeddedResource(EmbeddedResource),
     }
 }
 
@@ -4069,64 +2129,12 @@ pub struct CreateMessageRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::SamplingCreateMessage> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<CreateMessageRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -4230,160 +2238,20 @@ pub struct CreateMessageRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<CreateMessageRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
-                > = None;
-                let mut f2: ::std::option::Option<i64> = None;
-                let mut f3: ::std::option::Option<::std::vec::Vec<SamplingMessage>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<ModelPreferences>,
-                > = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f8: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
-                let mut f9: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f10: ::std::option::Option<::std::option::Option<ToolChoice>> = None;
-                let mut f11: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Tool>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "includeContext" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "includeContext",
-                            )?
-                        }
-                        "maxTokens" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "maxTokens",
-                            )?
-                        }
-                        "messages" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "messages",
-                            )?
-                        }
-                        "metadata" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "metadata",
-                            )?
-                        }
-                        "modelPreferences" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "modelPreferences",
-                            )?
-                        }
-                        "stopSequences" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f6,
-                                &mut map,
-                                "stopSequences",
-                            )?
-                        }
-                        "systemPrompt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f7,
-                                &mut map,
-                                "systemPrompt",
-                            )?
-                        }
-                        "task" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "task")?
-                        }
-                        "temperature" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f9,
-                                &mut map,
-                                "temperature",
-                            )?
-                        }
-                        "toolChoice" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f10,
-                                &mut map,
-                                "toolChoice",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f11, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequestParams {
-                    meta: f0.flatten(),
-                    include_context: f1.flatten(),
-                    max_tokens: crate::rt::serde_helpers::take(f2, "maxTokens")?,
-                    messages: crate::rt::serde_helpers::take(f3, "messages")?,
-                    metadata: f4.flatten(),
-                    model_preferences: f5.flatten(),
-                    stop_sequences: f6.flatten(),
-                    system_prompt: f7.flatten(),
-                    task: f8.flatten(),
-                    temperature: f9.flatten(),
-                    tool_choice: f10.flatten(),
-                    tools: f11.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequestParams {
+        meta: "_meta" optional,
+        include_context: "includeContext" optional,
+        max_tokens: "maxTokens",
+        messages: "messages",
+        metadata: "metadata" optional,
+        model_preferences: "modelPreferences" optional,
+        stop_sequences: "stopSequences" optional,
+        system_prompt: "systemPrompt" optional,
+        task: "task" optional,
+        temperature: "temperature" optional,
+        tool_choice: "toolChoice" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -4468,57 +2336,9 @@ pub struct CreateMessageRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -4566,81 +2386,13 @@ pub struct CreateMessageResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateMessageResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateMessageResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateMessageResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<CreateMessageResultContent> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<Role> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "model" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "model")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "role")?
-                        }
-                        "stopReason" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "stopReason",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateMessageResult {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    model: crate::rt::serde_helpers::take(f2, "model")?,
-                    role: crate::rt::serde_helpers::take(f3, "role")?,
-                    stop_reason: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateMessageResult {
+        meta: "_meta" optional,
+        content: "content",
+        model: "model",
+        role: "role",
+        stop_reason: "stopReason" optional,
     }
 }
 
@@ -4820,59 +2572,14 @@ impl CreateMessageResultContent {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResultContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CreateMessageResultContent {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolUseContent)
-            }
-            4usize => {
-                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolResultContent)
-            }
-            5usize => {
-                <::std::vec::Vec<
-                    SamplingMessageContentBlock,
-                > as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Array)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CreateMessageResultContent"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CreateMessageResultContent {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ToolUseContent(ToolUseContent),
+        ToolResultContent(ToolResultContent),
+        Array(::std::vec::Vec<SamplingMessageContentBlock>),
     }
 }
 
@@ -4971,41 +2678,10 @@ impl CreateMessageResultResponseResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for CreateMessageResultResponseResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for CreateMessageResultResponseResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CreateMessageResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageResult)
-            }
-            1usize => {
-                <CreateTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateTaskResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "CreateMessageResultResponseResult"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    CreateMessageResultResponseResult {
+        CreateMessageResult(CreateMessageResult),
+        CreateTaskResult(CreateTaskResult),
     }
 }
 
@@ -5044,60 +2720,10 @@ pub struct CreateTaskResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for CreateTaskResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = CreateTaskResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (CreateTaskResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CreateTaskResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<Task> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "task" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "task")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(CreateTaskResult {
-                    meta: f0.flatten(),
-                    task: crate::rt::serde_helpers::take(f1, "task")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    CreateTaskResult {
+        meta: "_meta" optional,
+        task: "task",
     }
 }
 
@@ -5117,64 +2743,12 @@ pub struct ElicitRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ElicitationCreate> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<ElicitRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -5214,82 +2788,13 @@ pub struct ElicitRequestFormParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestFormParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestFormParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestFormParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestFormParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<consts::Form>> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ElicitRequestFormParamsMeta>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ElicitRequestFormParamsRequestedSchema,
-                > = None;
-                let mut f4: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        "requestedSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "requestedSchema",
-                            )?
-                        }
-                        "task" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "task")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestFormParams {
-                    mode: f0.flatten(),
-                    meta: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    requested_schema: crate::rt::serde_helpers::take(
-                        f3,
-                        "requestedSchema",
-                    )?,
-                    task: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestFormParams {
+        mode: "mode" optional,
+        meta: "_meta" optional,
+        message: "message",
+        requested_schema: "requestedSchema",
+        task: "task" optional,
     }
 }
 
@@ -5312,57 +2817,9 @@ pub struct ElicitRequestFormParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestFormParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestFormParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestFormParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestFormParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestFormParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -5396,86 +2853,12 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestFormParamsRequestedSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestFormParamsRequestedSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestFormParamsRequestedSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                ElicitRequestFormParamsRequestedSchema,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        PrimitiveSchemaDefinition,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestFormParamsRequestedSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    schema: f1.flatten(),
-                    properties: crate::rt::serde_helpers::take(f2, "properties")?,
-                    required: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestFormParamsRequestedSchema {
+        r#type: "type",
+        schema: "$schema" optional,
+        properties: "properties",
+        required: "required" optional,
     }
 }
 
@@ -5534,43 +2917,10 @@ impl ElicitRequestParams {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ElicitRequestParams {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ElicitRequestUrlParams as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitRequestUrlParams)
-            }
-            1usize => {
-                <ElicitRequestFormParams as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ElicitRequestFormParams)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ElicitRequestParams"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ElicitRequestParams {
+        ElicitRequestUrlParams(ElicitRequestUrlParams),
+        ElicitRequestFormParams(ElicitRequestFormParams),
     }
 }
 
@@ -5623,82 +2973,14 @@ pub struct ElicitRequestUrlParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestUrlParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestUrlParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestUrlParams, A::Error> {
-                let mut f0: ::std::option::Option<consts::Url> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ElicitRequestUrlParamsMeta>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "elicitationId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "elicitationId",
-                            )?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "message")?
-                        }
-                        "task" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "task")?
-                        }
-                        "url" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "url")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestUrlParams {
-                    mode: crate::rt::serde_helpers::take(f0, "mode")?,
-                    meta: f1.flatten(),
-                    elicitation_id: crate::rt::serde_helpers::take(f2, "elicitationId")?,
-                    message: crate::rt::serde_helpers::take(f3, "message")?,
-                    task: f4.flatten(),
-                    url: crate::rt::serde_helpers::take(f5, "url")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestUrlParams {
+        mode: "mode",
+        meta: "_meta" optional,
+        elicitation_id: "elicitationId",
+        message: "message",
+        task: "task" optional,
+        url: "url",
     }
 }
 
@@ -5721,57 +3003,9 @@ pub struct ElicitRequestUrlParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitRequestUrlParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitRequestUrlParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitRequestUrlParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitRequestUrlParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitRequestUrlParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitRequestUrlParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -5815,72 +3049,11 @@ pub struct ElicitResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<ElicitResultAction> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ElicitResultContentValue,
-                        >,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "action" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "action")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitResult {
-                    meta: f0.flatten(),
-                    action: crate::rt::serde_helpers::take(f1, "action")?,
-                    content: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitResult {
+        meta: "_meta" optional,
+        action: "action",
+        content: "content" optional,
     }
 }
 
@@ -6035,50 +3208,12 @@ impl ElicitResultContentValue {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResultContentValue {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ElicitResultContentValue {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::vec::Vec<
-                    ::std::string::String,
-                > as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Array)
-            }
-            1usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            2usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            3usize => {
-                <bool as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Boolean)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ElicitResultContentValue"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ElicitResultContentValue {
+        Array(::std::vec::Vec<::std::string::String>),
+        String(::std::string::String),
+        Integer(i64),
+        Boolean(bool),
     }
 }
 
@@ -6165,41 +3300,10 @@ impl ElicitResultResponseResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitResultResponseResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ElicitResultResponseResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ElicitResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitResult)
-            }
-            1usize => {
-                <CreateTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateTaskResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ElicitResultResponseResult"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ElicitResultResponseResult {
+        ElicitResult(ElicitResult),
+        CreateTaskResult(CreateTaskResult),
     }
 }
 
@@ -6227,65 +3331,11 @@ pub struct ElicitationCompleteNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitationCompleteNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitationCompleteNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitationCompleteNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsElicitationComplete,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ElicitationCompleteNotificationParams,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitationCompleteNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitationCompleteNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -6301,55 +3351,9 @@ pub struct ElicitationCompleteNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ElicitationCompleteNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ElicitationCompleteNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ElicitationCompleteNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ElicitationCompleteNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "elicitationId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "elicitationId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ElicitationCompleteNotificationParams {
-                    elicitation_id: crate::rt::serde_helpers::take(f0, "elicitationId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ElicitationCompleteNotificationParams {
+        elicitation_id: "elicitationId",
     }
 }
 
@@ -6384,78 +3388,12 @@ pub struct EmbeddedResource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = EmbeddedResource;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (EmbeddedResource)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<EmbeddedResource, A::Error> {
-                let mut f0: ::std::option::Option<consts::Resource> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<EmbeddedResourceResource> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "resource" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "resource",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(EmbeddedResource {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    resource: crate::rt::serde_helpers::take(f3, "resource")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    EmbeddedResource {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        resource: "resource",
     }
 }
 
@@ -6509,41 +3447,10 @@ impl EmbeddedResourceResource {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for EmbeddedResourceResource {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextResourceContents)
-            }
-            1usize => {
-                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BlobResourceContents)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "EmbeddedResourceResource"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    EmbeddedResourceResource {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
     }
 }
 
@@ -6672,59 +3579,13 @@ impl EnumSchema {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for EnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for EnumSchema {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledSingleSelectEnumSchema)
-            }
-            1usize => {
-                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledSingleSelectEnumSchema)
-            }
-            2usize => {
-                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledMultiSelectEnumSchema)
-            }
-            3usize => {
-                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledMultiSelectEnumSchema)
-            }
-            4usize => {
-                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::LegacyTitledEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "EnumSchema"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    EnumSchema {
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
 }
 
@@ -6775,63 +3636,11 @@ pub struct ErrorObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ErrorObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ErrorObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ErrorObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ErrorObject, A::Error> {
-                let mut f0: ::std::option::Option<i64> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<serde_json::Value>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ErrorObject {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: f1.flatten(),
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ErrorObject {
+        code: "code",
+        data: "data" optional,
+        message: "message",
     }
 }
 
@@ -6848,64 +3657,12 @@ pub struct GetPromptRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::PromptsGet> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<GetPromptRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -6939,74 +3696,11 @@ pub struct GetPromptRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<GetPromptRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequestParams {
-                    meta: f0.flatten(),
-                    arguments: f1.flatten(),
-                    name: crate::rt::serde_helpers::take(f2, "name")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequestParams {
+        meta: "_meta" optional,
+        arguments: "arguments" optional,
+        name: "name",
     }
 }
 
@@ -7029,57 +3723,9 @@ pub struct GetPromptRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -7110,75 +3756,11 @@ pub struct GetPromptResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetPromptResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetPromptResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetPromptResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetPromptResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<PromptMessage>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "messages" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "messages",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetPromptResult {
-                    meta: f0.flatten(),
-                    description: f1.flatten(),
-                    messages: crate::rt::serde_helpers::take(f2, "messages")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetPromptResult {
+        meta: "_meta" optional,
+        description: "description" optional,
+        messages: "messages",
     }
 }
 
@@ -7195,64 +3777,12 @@ pub struct GetTaskPayloadRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetTaskPayloadRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetTaskPayloadRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetTaskPayloadRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::TasksResult> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<GetTaskPayloadRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetTaskPayloadRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetTaskPayloadRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -7268,51 +3798,9 @@ pub struct GetTaskPayloadRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetTaskPayloadRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetTaskPayloadRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetTaskPayloadRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetTaskPayloadRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetTaskPayloadRequestParams {
-                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetTaskPayloadRequestParams {
+        task_id: "taskId",
     }
 }
 
@@ -7340,55 +3828,9 @@ pub struct GetTaskPayloadResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetTaskPayloadResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetTaskPayloadResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetTaskPayloadResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetTaskPayloadResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetTaskPayloadResult {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetTaskPayloadResult {
+        meta: "_meta" optional,
     }
 }
 
@@ -7405,64 +3847,12 @@ pub struct GetTaskRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetTaskRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetTaskRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetTaskRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetTaskRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::TasksGet> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<GetTaskRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetTaskRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetTaskRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -7478,51 +3868,9 @@ pub struct GetTaskRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetTaskRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetTaskRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetTaskRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetTaskRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetTaskRequestParams {
-                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetTaskRequestParams {
+        task_id: "taskId",
     }
 }
 
@@ -7588,111 +3936,16 @@ pub struct GetTaskResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for GetTaskResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = GetTaskResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (GetTaskResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GetTaskResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<TaskStatus> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "createdAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "createdAt",
-                            )?
-                        }
-                        "lastUpdatedAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "lastUpdatedAt",
-                            )?
-                        }
-                        "pollInterval" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "pollInterval",
-                            )?
-                        }
-                        "status" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "status")?
-                        }
-                        "statusMessage" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "statusMessage",
-                            )?
-                        }
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "taskId")?
-                        }
-                        "ttl" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(GetTaskResult {
-                    meta: f0.flatten(),
-                    created_at: crate::rt::serde_helpers::take(f1, "createdAt")?,
-                    last_updated_at: crate::rt::serde_helpers::take(
-                        f2,
-                        "lastUpdatedAt",
-                    )?,
-                    poll_interval: f3.flatten(),
-                    status: crate::rt::serde_helpers::take(f4, "status")?,
-                    status_message: f5.flatten(),
-                    task_id: crate::rt::serde_helpers::take(f6, "taskId")?,
-                    ttl: crate::rt::serde_helpers::take(f7, "ttl")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    GetTaskResult {
+        meta: "_meta" optional,
+        created_at: "createdAt",
+        last_updated_at: "lastUpdatedAt",
+        poll_interval: "pollInterval" optional,
+        status: "status",
+        status_message: "statusMessage" optional,
+        task_id: "taskId",
+        ttl: "ttl",
     }
 }
 
@@ -7741,74 +3994,12 @@ pub struct Icon {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Icon {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Icon;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Icon)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Icon, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<IconTheme>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "sizes" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "sizes")?
-                        }
-                        "src" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "src")?
-                        }
-                        "theme" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "theme")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Icon {
-                    mime_type: f0.flatten(),
-                    sizes: f1.flatten(),
-                    src: crate::rt::serde_helpers::take(f2, "src")?,
-                    theme: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Icon {
+        mime_type: "mimeType" optional,
+        sizes: "sizes" optional,
+        src: "src",
+        theme: "theme" optional,
     }
 }
 
@@ -7882,53 +4073,9 @@ pub struct Icons {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Icons {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Icons;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Icons)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Icons, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "icons")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Icons {
-                    icons: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Icons {
+        icons: "icons" optional,
     }
 }
 
@@ -7964,83 +4111,13 @@ pub struct ImageContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ImageContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ImageContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Image> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "data")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ImageContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    data: crate::rt::serde_helpers::take(f3, "data")?,
-                    mime_type: crate::rt::serde_helpers::take(f4, "mimeType")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ImageContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        data: "data",
+        mime_type: "mimeType",
     }
 }
 
@@ -8093,92 +4170,14 @@ pub struct Implementation {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Implementation;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Implementation)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Implementation, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "icons")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        "version" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "version")?
-                        }
-                        "websiteUrl" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "websiteUrl",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Implementation {
-                    description: f0.flatten(),
-                    icons: f1.flatten(),
-                    name: crate::rt::serde_helpers::take(f2, "name")?,
-                    title: f3.flatten(),
-                    version: crate::rt::serde_helpers::take(f4, "version")?,
-                    website_url: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Implementation {
+        description: "description" optional,
+        icons: "icons" optional,
+        name: "name",
+        title: "title" optional,
+        version: "version",
+        website_url: "websiteUrl" optional,
     }
 }
 
@@ -8195,64 +4194,12 @@ pub struct InitializeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::Initialize> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<InitializeRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -8279,85 +4226,12 @@ pub struct InitializeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<InitializeRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::boxed::Box<ClientCapabilities>,
-                > = None;
-                let mut f2: ::std::option::Option<Implementation> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "capabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "capabilities",
-                            )?
-                        }
-                        "clientInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "clientInfo",
-                            )?
-                        }
-                        "protocolVersion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "protocolVersion",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeRequestParams {
-                    meta: f0.flatten(),
-                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
-                    client_info: crate::rt::serde_helpers::take(f2, "clientInfo")?,
-                    protocol_version: crate::rt::serde_helpers::take(
-                        f3,
-                        "protocolVersion",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeRequestParams {
+        meta: "_meta" optional,
+        capabilities: "capabilities",
+        client_info: "clientInfo",
+        protocol_version: "protocolVersion",
     }
 }
 
@@ -8380,57 +4254,9 @@ pub struct InitializeRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -8468,98 +4294,13 @@ pub struct InitializeResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializeResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializeResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializeResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializeResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::boxed::Box<ServerCapabilities>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut f4: ::std::option::Option<Implementation> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "capabilities" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "capabilities",
-                            )?
-                        }
-                        "instructions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "instructions",
-                            )?
-                        }
-                        "protocolVersion" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "protocolVersion",
-                            )?
-                        }
-                        "serverInfo" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "serverInfo",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializeResult {
-                    meta: f0.flatten(),
-                    capabilities: crate::rt::serde_helpers::take(f1, "capabilities")?,
-                    instructions: f2.flatten(),
-                    protocol_version: crate::rt::serde_helpers::take(
-                        f3,
-                        "protocolVersion",
-                    )?,
-                    server_info: crate::rt::serde_helpers::take(f4, "serverInfo")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializeResult {
+        meta: "_meta" optional,
+        capabilities: "capabilities",
+        instructions: "instructions" optional,
+        protocol_version: "protocolVersion",
+        server_info: "serverInfo",
     }
 }
 
@@ -8577,63 +4318,11 @@ pub struct InitializedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for InitializedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = InitializedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (InitializedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<InitializedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsInitialized> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(InitializedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    InitializedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -8652,59 +4341,11 @@ pub struct JsonRpcErrorResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcErrorResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcErrorResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcErrorResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcErrorResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<ErrorObject> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcErrorResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcErrorResponse {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id" optional,
     }
 }
 
@@ -8792,47 +4433,12 @@ impl JsonRpcMessage {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for JsonRpcMessage {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <JsonRpcRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcRequest)
-            }
-            1usize => {
-                <JsonRpcNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcNotification)
-            }
-            2usize => {
-                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcResultResponse)
-            }
-            3usize => {
-                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcErrorResponse)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "JsonRpcMessage"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    JsonRpcMessage {
+        JsonRpcRequest(JsonRpcRequest),
+        JsonRpcNotification(JsonRpcNotification),
+        JsonRpcResultResponse(JsonRpcResultResponse),
+        JsonRpcErrorResponse(JsonRpcErrorResponse),
     }
 }
 
@@ -8880,65 +4486,11 @@ pub struct JsonRpcNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -8963,68 +4515,12 @@ pub struct JsonRpcRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcRequest {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -9084,39 +4580,10 @@ impl JsonRpcResponse {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for JsonRpcResponse {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <JsonRpcResultResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcResultResponse)
-            }
-            1usize => {
-                <JsonRpcErrorResponse as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::JsonRpcErrorResponse)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "JsonRpcResponse"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    JsonRpcResponse {
+        JsonRpcResultResponse(JsonRpcResultResponse),
+        JsonRpcErrorResponse(JsonRpcErrorResponse),
     }
 }
 
@@ -9145,59 +4612,11 @@ pub struct JsonRpcResultResponse {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for JsonRpcResultResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = JsonRpcResultResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (JsonRpcResultResponse)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<JsonRpcResultResponse, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<ResultObject> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "result" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "result")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(JsonRpcResultResponse {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    result: crate::rt::serde_helpers::take(f2, "result")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    JsonRpcResultResponse {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        result: "result",
     }
 }
 
@@ -9234,94 +4653,14 @@ pub struct LegacyTitledEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LegacyTitledEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LegacyTitledEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LegacyTitledEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LegacyTitledEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
-                        }
-                        "enumNames" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "enumNames",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LegacyTitledEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
-                    enum_names: f4.flatten(),
-                    title: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LegacyTitledEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        r#enum: "enum",
+        enum_names: "enumNames" optional,
+        title: "title" optional,
     }
 }
 
@@ -9340,66 +4679,12 @@ pub struct ListPromptsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::PromptsList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -9435,71 +4720,11 @@ pub struct ListPromptsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListPromptsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListPromptsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListPromptsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListPromptsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Prompt>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "prompts")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListPromptsResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    prompts: crate::rt::serde_helpers::take(f2, "prompts")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListPromptsResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        prompts: "prompts",
     }
 }
 
@@ -9518,66 +4743,12 @@ pub struct ListResourceTemplatesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesTemplatesList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -9614,78 +4785,11 @@ pub struct ListResourceTemplatesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourceTemplatesResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourceTemplatesResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourceTemplatesResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourceTemplatesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ResourceTemplate>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resourceTemplates" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resourceTemplates",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourceTemplatesResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    resource_templates: crate::rt::serde_helpers::take(
-                        f2,
-                        "resourceTemplates",
-                    )?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourceTemplatesResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        resource_templates: "resourceTemplates",
     }
 }
 
@@ -9704,66 +4808,12 @@ pub struct ListResourcesRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -9799,75 +4849,11 @@ pub struct ListResourcesResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListResourcesResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListResourcesResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListResourcesResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListResourcesResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Resource>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "resources" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "resources",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListResourcesResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    resources: crate::rt::serde_helpers::take(f2, "resources")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListResourcesResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        resources: "resources",
     }
 }
 
@@ -9892,66 +4878,12 @@ pub struct ListRootsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::RootsList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<RequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -9980,60 +4912,10 @@ pub struct ListRootsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListRootsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListRootsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListRootsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListRootsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::vec::Vec<Root>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "roots" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "roots")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListRootsResult {
-                    meta: f0.flatten(),
-                    roots: crate::rt::serde_helpers::take(f1, "roots")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListRootsResult {
+        meta: "_meta" optional,
+        roots: "roots",
     }
 }
 
@@ -10052,66 +4934,12 @@ pub struct ListTasksRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListTasksRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListTasksRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListTasksRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListTasksRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::TasksList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListTasksRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListTasksRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -10147,71 +4975,11 @@ pub struct ListTasksResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListTasksResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListTasksResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListTasksResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListTasksResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Task>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "tasks" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tasks")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListTasksResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    tasks: crate::rt::serde_helpers::take(f2, "tasks")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListTasksResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        tasks: "tasks",
     }
 }
 
@@ -10230,66 +4998,12 @@ pub struct ListToolsRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ToolsList> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -10325,71 +5039,11 @@ pub struct ListToolsResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ListToolsResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ListToolsResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ListToolsResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ListToolsResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<Tool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ListToolsResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    tools: crate::rt::serde_helpers::take(f2, "tools")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ListToolsResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
+        tools: "tools",
     }
 }
 
@@ -10498,61 +5152,11 @@ pub struct LoggingMessageNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LoggingMessageNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LoggingMessageNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LoggingMessageNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LoggingMessageNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsMessage> = None;
-                let mut f2: ::std::option::Option<LoggingMessageNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LoggingMessageNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LoggingMessageNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -10586,72 +5190,12 @@ pub struct LoggingMessageNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for LoggingMessageNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = LoggingMessageNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (LoggingMessageNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LoggingMessageNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<serde_json::Value> = None;
-                let mut f2: ::std::option::Option<LoggingLevel> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "level" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "level")?
-                        }
-                        "logger" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "logger")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(LoggingMessageNotificationParams {
-                    meta: f0.flatten(),
-                    data: crate::rt::serde_helpers::take(f1, "data")?,
-                    level: crate::rt::serde_helpers::take(f2, "level")?,
-                    logger: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    LoggingMessageNotificationParams {
+        meta: "_meta" optional,
+        data: "data",
+        level: "level",
+        logger: "logger" optional,
     }
 }
 
@@ -10679,53 +5223,9 @@ pub struct ModelHint {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ModelHint {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ModelHint;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ModelHint)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ModelHint, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ModelHint {
-                    name: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ModelHint {
+        name: "name" optional,
     }
 }
 
@@ -10788,86 +5288,12 @@ pub struct ModelPreferences {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ModelPreferences {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ModelPreferences;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ModelPreferences)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ModelPreferences, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<ModelHint>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "costPriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "costPriority",
-                            )?
-                        }
-                        "hints" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "hints")?
-                        }
-                        "intelligencePriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "intelligencePriority",
-                            )?
-                        }
-                        "speedPriority" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "speedPriority",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ModelPreferences {
-                    cost_priority: f0.flatten(),
-                    hints: f1.flatten(),
-                    intelligence_priority: f2.flatten(),
-                    speed_priority: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ModelPreferences {
+        cost_priority: "costPriority" optional,
+        hints: "hints" optional,
+        intelligence_priority: "intelligencePriority" optional,
+        speed_priority: "speedPriority" optional,
     }
 }
 
@@ -10940,45 +5366,10 @@ impl MultiSelectEnumSchema {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for MultiSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for MultiSelectEnumSchema {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledMultiSelectEnumSchema)
-            }
-            1usize => {
-                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledMultiSelectEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "MultiSelectEnumSchema"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    MultiSelectEnumSchema {
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     }
 }
 
@@ -11011,60 +5402,10 @@ pub struct Notification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Notification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Notification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Notification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Notification, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Notification {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Notification {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -11089,55 +5430,9 @@ pub struct NotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for NotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = NotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (NotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(NotificationParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    NotificationParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -11165,90 +5460,14 @@ pub struct NumberSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for NumberSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = NumberSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (NumberSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NumberSchema, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<NumberSchemaType> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "maximum" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "maximum")?
-                        }
-                        "minimum" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "minimum")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "type")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(NumberSchema {
-                    default: f0.flatten(),
-                    description: f1.flatten(),
-                    maximum: f2.flatten(),
-                    minimum: f3.flatten(),
-                    title: f4.flatten(),
-                    r#type: crate::rt::serde_helpers::take(f5, "type")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    NumberSchema {
+        default: "default" optional,
+        description: "description" optional,
+        maximum: "maximum" optional,
+        minimum: "minimum" optional,
+        title: "title" optional,
+        r#type: "type",
     }
 }
 
@@ -11317,66 +5536,12 @@ pub struct PaginatedRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<RequestId> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f1, &mut map, "id")?,
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    id: crate::rt::serde_helpers::take(f1, "id")?,
-                    method: crate::rt::serde_helpers::take(f2, "method")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequest {
+        jsonrpc: "jsonrpc",
+        id: "id",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -11402,60 +5567,10 @@ pub struct PaginatedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<PaginatedRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "cursor" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "cursor")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequestParams {
-                    meta: f0.flatten(),
-                    cursor: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequestParams {
+        meta: "_meta" optional,
+        cursor: "cursor" optional,
     }
 }
 
@@ -11478,57 +5593,9 @@ pub struct PaginatedRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -11562,66 +5629,10 @@ pub struct PaginatedResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PaginatedResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PaginatedResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PaginatedResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PaginatedResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "nextCursor" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "nextCursor",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PaginatedResult {
-                    meta: f0.flatten(),
-                    next_cursor: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PaginatedResult {
+        meta: "_meta" optional,
+        next_cursor: "nextCursor" optional,
     }
 }
 
@@ -11640,66 +5651,12 @@ pub struct PingRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PingRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PingRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PingRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PingRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::Ping> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<RequestParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PingRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PingRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params" optional,
     }
 }
 
@@ -11874,73 +5831,16 @@ impl PrimitiveSchemaDefinition {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for PrimitiveSchemaDefinition {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for PrimitiveSchemaDefinition {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <StringSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::StringSchema)
-            }
-            1usize => {
-                <NumberSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::NumberSchema)
-            }
-            2usize => {
-                <BooleanSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BooleanSchema)
-            }
-            3usize => {
-                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledSingleSelectEnumSchema)
-            }
-            4usize => {
-                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledSingleSelectEnumSchema)
-            }
-            5usize => {
-                <UntitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledMultiSelectEnumSchema)
-            }
-            6usize => {
-                <TitledMultiSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledMultiSelectEnumSchema)
-            }
-            7usize => {
-                <LegacyTitledEnumSchema as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::LegacyTitledEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "PrimitiveSchemaDefinition"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    PrimitiveSchemaDefinition {
+        StringSchema(StringSchema),
+        NumberSchema(NumberSchema),
+        BooleanSchema(BooleanSchema),
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
+        UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
+        TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
+        LegacyTitledEnumSchema(LegacyTitledEnumSchema),
     }
 }
 
@@ -12004,61 +5904,11 @@ pub struct ProgressNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ProgressNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ProgressNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ProgressNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsProgress> = None;
-                let mut f2: ::std::option::Option<ProgressNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ProgressNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ProgressNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -12097,87 +5947,13 @@ pub struct ProgressNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ProgressNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ProgressNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ProgressNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<serde_json::Number> = None;
-                let mut f3: ::std::option::Option<ProgressToken> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<serde_json::Number>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "message")?
-                        }
-                        "progress" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "progress",
-                            )?
-                        }
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        "total" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "total")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ProgressNotificationParams {
-                    meta: f0.flatten(),
-                    message: f1.flatten(),
-                    progress: crate::rt::serde_helpers::take(f2, "progress")?,
-                    progress_token: crate::rt::serde_helpers::take(f3, "progressToken")?,
-                    total: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ProgressNotificationParams {
+        meta: "_meta" optional,
+        message: "message" optional,
+        progress: "progress",
+        progress_token: "progressToken",
+        total: "total" optional,
     }
 }
 
@@ -12231,38 +6007,10 @@ impl ProgressToken {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ProgressToken {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ProgressToken {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ProgressToken"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ProgressToken {
+        String(::std::string::String),
+        Integer(i64),
     }
 }
 
@@ -12331,96 +6079,14 @@ pub struct Prompt {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Prompt {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Prompt;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Prompt)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Prompt, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<PromptArgument>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "arguments" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "arguments",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Prompt {
-                    meta: f0.flatten(),
-                    arguments: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    title: f5.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Prompt {
+        meta: "_meta" optional,
+        arguments: "arguments" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -12452,78 +6118,12 @@ pub struct PromptArgument {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptArgument {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptArgument;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptArgument)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptArgument, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptArgument {
-                    description: f0.flatten(),
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    required: f2.flatten(),
-                    title: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptArgument {
+        description: "description" optional,
+        name: "name",
+        required: "required" optional,
+        title: "title" optional,
     }
 }
 
@@ -12541,65 +6141,11 @@ pub struct PromptListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsPromptsListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -12617,56 +6163,10 @@ pub struct PromptMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptMessage;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptMessage)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptMessage, A::Error> {
-                let mut f0: ::std::option::Option<ContentBlock> = None;
-                let mut f1: ::std::option::Option<Role> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "content")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "role")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptMessage {
-                    content: crate::rt::serde_helpers::take(f0, "content")?,
-                    role: crate::rt::serde_helpers::take(f1, "role")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptMessage {
+        content: "content",
+        role: "role",
     }
 }
 
@@ -12691,63 +6191,11 @@ pub struct PromptReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for PromptReference {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PromptReference;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (PromptReference)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PromptReference, A::Error> {
-                let mut f0: ::std::option::Option<consts::RefPrompt> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(PromptReference {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    name: crate::rt::serde_helpers::take(f1, "name")?,
-                    title: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    PromptReference {
+        r#type: "type",
+        name: "name",
+        title: "title" optional,
     }
 }
 
@@ -12764,64 +6212,12 @@ pub struct ReadResourceRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesRead> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<ReadResourceRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -12844,58 +6240,10 @@ pub struct ReadResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ReadResourceRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequestParams {
-                    meta: f0.flatten(),
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequestParams {
+        meta: "_meta" optional,
+        uri: "uri",
     }
 }
 
@@ -12918,57 +6266,9 @@ pub struct ReadResourceRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -12995,66 +6295,10 @@ pub struct ReadResourceResult {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ReadResourceResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ReadResourceResult)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReadResourceResult, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<ReadResourceResultContentsItem>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "contents" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "contents",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ReadResourceResult {
-                    meta: f0.flatten(),
-                    contents: crate::rt::serde_helpers::take(f1, "contents")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ReadResourceResult {
+        meta: "_meta" optional,
+        contents: "contents",
     }
 }
 
@@ -13108,41 +6352,10 @@ impl ReadResourceResultContentsItem {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ReadResourceResultContentsItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ReadResourceResultContentsItem {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextResourceContents)
-            }
-            1usize => {
-                <BlobResourceContents as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::BlobResourceContents)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ReadResourceResultContentsItem"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ReadResourceResultContentsItem {
+        TextResourceContents(TextResourceContents),
+        BlobResourceContents(BlobResourceContents),
     }
 }
 
@@ -13171,51 +6384,9 @@ pub struct RelatedTaskMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RelatedTaskMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RelatedTaskMetadata;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RelatedTaskMetadata)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RelatedTaskMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "taskId")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RelatedTaskMetadata {
-                    task_id: crate::rt::serde_helpers::take(f0, "taskId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RelatedTaskMetadata {
+        task_id: "taskId",
     }
 }
 
@@ -13236,60 +6407,10 @@ pub struct Request {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Request {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Request;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Request)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Request, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Request {
-                    method: crate::rt::serde_helpers::take(f0, "method")?,
-                    params: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Request {
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -13343,38 +6464,10 @@ impl RequestId {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for RequestId {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <::std::string::String as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::String)
-            }
-            1usize => {
-                <i64 as serde::Deserialize>::deserialize(deserializer).map(Self::Integer)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "RequestId"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    RequestId {
+        String(::std::string::String),
+        Integer(i64),
     }
 }
 
@@ -13407,53 +6500,9 @@ pub struct RequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<RequestParamsMeta>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RequestParams {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RequestParams {
+        meta: "_meta" optional,
     }
 }
 
@@ -13476,57 +6525,9 @@ pub struct RequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -13601,115 +6602,17 @@ pub struct Resource {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Resource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Resource;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Resource)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Resource, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f8: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
-                        }
-                        "size" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "size")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "title")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Resource {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    size: f6.flatten(),
-                    title: f7.flatten(),
-                    uri: crate::rt::serde_helpers::take(f8, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Resource {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        size: "size" optional,
+        title: "title" optional,
+        uri: "uri",
     }
 }
 
@@ -13745,71 +6648,11 @@ pub struct ResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceContents {
-                    meta: f0.flatten(),
-                    mime_type: f1.flatten(),
-                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceContents {
+        meta: "_meta" optional,
+        mime_type: "mimeType" optional,
+        uri: "uri",
     }
 }
 
@@ -13887,120 +6730,18 @@ pub struct ResourceLink {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceLink;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceLink)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceLink, A::Error> {
-                let mut f0: ::std::option::Option<consts::ResourceLink> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f8: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f9: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "name")?
-                        }
-                        "size" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "size")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f9, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceLink {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    description: f3.flatten(),
-                    icons: f4.flatten(),
-                    mime_type: f5.flatten(),
-                    name: crate::rt::serde_helpers::take(f6, "name")?,
-                    size: f7.flatten(),
-                    title: f8.flatten(),
-                    uri: crate::rt::serde_helpers::take(f9, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceLink {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        size: "size" optional,
+        title: "title" optional,
+        uri: "uri",
     }
 }
 
@@ -14018,65 +6759,11 @@ pub struct ResourceListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsResourcesListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -14099,58 +6786,10 @@ pub struct ResourceRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ResourceRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceRequestParams {
-                    meta: f0.flatten(),
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceRequestParams {
+        meta: "_meta" optional,
+        uri: "uri",
     }
 }
 
@@ -14173,57 +6812,9 @@ pub struct ResourceRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -14293,114 +6884,16 @@ pub struct ResourceTemplate {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceTemplate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceTemplate;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceTemplate)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceTemplate, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f7: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "icons")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "name")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        "uriTemplate" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f7,
-                                &mut map,
-                                "uriTemplate",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceTemplate {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    icons: f3.flatten(),
-                    mime_type: f4.flatten(),
-                    name: crate::rt::serde_helpers::take(f5, "name")?,
-                    title: f6.flatten(),
-                    uri_template: crate::rt::serde_helpers::take(f7, "uriTemplate")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceTemplate {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        icons: "icons" optional,
+        mime_type: "mimeType" optional,
+        name: "name",
+        title: "title" optional,
+        uri_template: "uriTemplate",
     }
 }
 
@@ -14416,56 +6909,10 @@ pub struct ResourceTemplateReference {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceTemplateReference {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceTemplateReference;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceTemplateReference)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceTemplateReference, A::Error> {
-                let mut f0: ::std::option::Option<consts::RefResource> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceTemplateReference {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceTemplateReference {
+        r#type: "type",
+        uri: "uri",
     }
 }
 
@@ -14481,63 +6928,11 @@ pub struct ResourceUpdatedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceUpdatedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceUpdatedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsResourcesUpdated,
-                > = None;
-                let mut f2: ::std::option::Option<ResourceUpdatedNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceUpdatedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceUpdatedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -14565,60 +6960,10 @@ pub struct ResourceUpdatedNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResourceUpdatedNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResourceUpdatedNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResourceUpdatedNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResourceUpdatedNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResourceUpdatedNotificationParams {
-                    meta: f0.flatten(),
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResourceUpdatedNotificationParams {
+        meta: "_meta" optional,
+        uri: "uri",
     }
 }
 
@@ -14644,55 +6989,9 @@ pub struct ResultObject {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ResultObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ResultObject;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ResultObject)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ResultObject, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ResultObject {
-                    meta: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ResultObject {
+        meta: "_meta" optional,
     }
 }
 
@@ -14771,67 +7070,11 @@ pub struct Root {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Root {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Root;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Root)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Root, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "name")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Root {
-                    meta: f0.flatten(),
-                    name: f1.flatten(),
-                    uri: crate::rt::serde_helpers::take(f2, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Root {
+        meta: "_meta" optional,
+        name: "name" optional,
+        uri: "uri",
     }
 }
 
@@ -14851,65 +7094,11 @@ pub struct RootsListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for RootsListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = RootsListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (RootsListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RootsListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsRootsListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(RootsListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    RootsListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -14937,65 +7126,11 @@ pub struct SamplingMessage {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SamplingMessage;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SamplingMessage)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SamplingMessage, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<SamplingMessageContent> = None;
-                let mut f2: ::std::option::Option<Role> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "content")?
-                        }
-                        "role" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "role")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SamplingMessage {
-                    meta: f0.flatten(),
-                    content: crate::rt::serde_helpers::take(f1, "content")?,
-                    role: crate::rt::serde_helpers::take(f2, "role")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SamplingMessage {
+        meta: "_meta" optional,
+        content: "content",
+        role: "role",
     }
 }
 
@@ -15175,59 +7310,14 @@ impl SamplingMessageContent {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessageContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SamplingMessageContent {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolUseContent)
-            }
-            4usize => {
-                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolResultContent)
-            }
-            5usize => {
-                <::std::vec::Vec<
-                    SamplingMessageContentBlock,
-                > as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::Array)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SamplingMessageContent"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SamplingMessageContent {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ToolUseContent(ToolUseContent),
+        ToolResultContent(ToolResultContent),
+        Array(::std::vec::Vec<SamplingMessageContentBlock>),
     }
 }
 
@@ -15365,53 +7455,13 @@ impl SamplingMessageContentBlock {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SamplingMessageContentBlock {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SamplingMessageContentBlock {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <TextContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TextContent)
-            }
-            1usize => {
-                <ImageContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ImageContent)
-            }
-            2usize => {
-                <AudioContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::AudioContent)
-            }
-            3usize => {
-                <ToolUseContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolUseContent)
-            }
-            4usize => {
-                <ToolResultContent as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ToolResultContent)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SamplingMessageContentBlock"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SamplingMessageContentBlock {
+        TextContent(TextContent),
+        ImageContent(ImageContent),
+        AudioContent(AudioContent),
+        ToolUseContent(ToolUseContent),
+        ToolResultContent(ToolResultContent),
     }
 }
 
@@ -15502,116 +7552,15 @@ pub struct ServerCapabilities {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilities)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilities, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesPrompts>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesResources>,
-                > = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesTasks>,
-                > = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesTools>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "completions" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "completions",
-                            )?
-                        }
-                        "experimental" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "experimental",
-                            )?
-                        }
-                        "logging" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "logging")?
-                        }
-                        "prompts" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "prompts")?
-                        }
-                        "resources" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "resources",
-                            )?
-                        }
-                        "tasks" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "tasks")?
-                        }
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilities {
-                    completions: f0.flatten(),
-                    experimental: f1.flatten(),
-                    logging: f2.flatten(),
-                    prompts: f3.flatten(),
-                    resources: f4.flatten(),
-                    tasks: f5.flatten(),
-                    tools: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilities {
+        completions: "completions" optional,
+        experimental: "experimental" optional,
+        logging: "logging" optional,
+        prompts: "prompts" optional,
+        resources: "resources" optional,
+        tasks: "tasks" optional,
+        tools: "tools" optional,
     }
 }
 
@@ -15634,55 +7583,9 @@ pub struct ServerCapabilitiesPrompts {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesPrompts {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesPrompts;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesPrompts)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesPrompts, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesPrompts {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesPrompts {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -15709,64 +7612,10 @@ pub struct ServerCapabilitiesResources {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesResources {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesResources;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesResources)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesResources, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        "subscribe" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "subscribe",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesResources {
-                    list_changed: f0.flatten(),
-                    subscribe: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesResources {
+        list_changed: "listChanged" optional,
+        subscribe: "subscribe" optional,
     }
 }
 
@@ -15803,75 +7652,11 @@ pub struct ServerCapabilitiesTasks {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasks {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesTasks;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesTasks)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTasks, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesTasksRequests>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "cancel" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "cancel")?
-                        }
-                        "list" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "list")?
-                        }
-                        "requests" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "requests",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesTasks {
-                    cancel: f0.flatten(),
-                    list: f1.flatten(),
-                    requests: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesTasks {
+        cancel: "cancel" optional,
+        list: "list" optional,
+        requests: "requests" optional,
     }
 }
 
@@ -15893,53 +7678,9 @@ pub struct ServerCapabilitiesTasksRequests {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequests {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesTasksRequests;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesTasksRequests)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTasksRequests, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "tools" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "tools")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesTasksRequests {
-                    tools: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesTasksRequests {
+        tools: "tools" optional,
     }
 }
 
@@ -15963,55 +7704,9 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTasksRequestsTools {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesTasksRequestsTools;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesTasksRequestsTools)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTasksRequestsTools, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "call" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "call")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesTasksRequestsTools {
-                    call: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesTasksRequestsTools {
+        call: "call" optional,
     }
 }
 
@@ -16034,55 +7729,9 @@ pub struct ServerCapabilitiesTools {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ServerCapabilitiesTools {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ServerCapabilitiesTools;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ServerCapabilitiesTools)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ServerCapabilitiesTools, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "listChanged" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "listChanged",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ServerCapabilitiesTools {
-                    list_changed: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ServerCapabilitiesTools {
+        list_changed: "listChanged" optional,
     }
 }
 
@@ -16258,81 +7907,17 @@ impl ServerNotification {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerNotification {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <CancelledNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelledNotification)
-            }
-            1usize => {
-                <ProgressNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ProgressNotification)
-            }
-            2usize => {
-                <ResourceListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceListChangedNotification)
-            }
-            3usize => {
-                <ResourceUpdatedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ResourceUpdatedNotification)
-            }
-            4usize => {
-                <PromptListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::PromptListChangedNotification)
-            }
-            5usize => {
-                <ToolListChangedNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ToolListChangedNotification)
-            }
-            6usize => {
-                <TaskStatusNotification as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::TaskStatusNotification)
-            }
-            7usize => {
-                <LoggingMessageNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::LoggingMessageNotification)
-            }
-            8usize => {
-                <ElicitationCompleteNotification as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ElicitationCompleteNotification)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "ServerNotification"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerNotification {
+        CancelledNotification(CancelledNotification),
+        ProgressNotification(ProgressNotification),
+        ResourceListChangedNotification(ResourceListChangedNotification),
+        ResourceUpdatedNotification(ResourceUpdatedNotification),
+        PromptListChangedNotification(PromptListChangedNotification),
+        ToolListChangedNotification(ToolListChangedNotification),
+        TaskStatusNotification(TaskStatusNotification),
+        LoggingMessageNotification(LoggingMessageNotification),
+        ElicitationCompleteNotification(ElicitationCompleteNotification),
     }
 }
 
@@ -16547,63 +8132,16 @@ impl ServerRequest {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerRequest {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <PingRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::PingRequest)
-            }
-            1usize => {
-                <GetTaskRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskRequest)
-            }
-            2usize => {
-                <GetTaskPayloadRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskPayloadRequest)
-            }
-            3usize => {
-                <CancelTaskRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelTaskRequest)
-            }
-            4usize => {
-                <ListTasksRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListTasksRequest)
-            }
-            5usize => {
-                <CreateMessageRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CreateMessageRequest)
-            }
-            6usize => {
-                <ListRootsRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListRootsRequest)
-            }
-            7usize => {
-                <ElicitRequest as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ElicitRequest)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ServerRequest"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerRequest {
+        PingRequest(PingRequest),
+        GetTaskRequest(GetTaskRequest),
+        GetTaskPayloadRequest(GetTaskPayloadRequest),
+        CancelTaskRequest(CancelTaskRequest),
+        ListTasksRequest(ListTasksRequest),
+        CreateMessageRequest(CreateMessageRequest),
+        ListRootsRequest(ListRootsRequest),
+        ElicitRequest(ElicitRequest),
     }
 }
 
@@ -16913,89 +8451,22 @@ impl ServerResult {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for ServerResult {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for ServerResult {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <ResultObject as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ResultObject)
-            }
-            1usize => {
-                <InitializeResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::InitializeResult)
-            }
-            2usize => {
-                <ListResourcesResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListResourcesResult)
-            }
-            3usize => {
-                <ListResourceTemplatesResult as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::ListResourceTemplatesResult)
-            }
-            4usize => {
-                <ReadResourceResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ReadResourceResult)
-            }
-            5usize => {
-                <ListPromptsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListPromptsResult)
-            }
-            6usize => {
-                <GetPromptResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetPromptResult)
-            }
-            7usize => {
-                <ListToolsResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListToolsResult)
-            }
-            8usize => {
-                <CallToolResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CallToolResult)
-            }
-            9usize => {
-                <GetTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskResult)
-            }
-            10usize => {
-                <GetTaskPayloadResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::GetTaskPayloadResult)
-            }
-            11usize => {
-                <CancelTaskResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CancelTaskResult)
-            }
-            12usize => {
-                <ListTasksResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::ListTasksResult)
-            }
-            13usize => {
-                <CompleteResult as serde::Deserialize>::deserialize(deserializer)
-                    .map(Self::CompleteResult)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!("{} has no arm {index}", "ServerResult"),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    ServerResult {
+        ResultObject(ResultObject),
+        InitializeResult(InitializeResult),
+        ListResourcesResult(ListResourcesResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ReadResourceResult(ReadResourceResult),
+        ListPromptsResult(ListPromptsResult),
+        GetPromptResult(GetPromptResult),
+        ListToolsResult(ListToolsResult),
+        CallToolResult(CallToolResult),
+        GetTaskResult(GetTaskResult),
+        GetTaskPayloadResult(GetTaskPayloadResult),
+        CancelTaskResult(CancelTaskResult),
+        ListTasksResult(ListTasksResult),
+        CompleteResult(CompleteResult),
     }
 }
 
@@ -17096,64 +8567,12 @@ pub struct SetLevelRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SetLevelRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SetLevelRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SetLevelRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SetLevelRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::LoggingSetLevel> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<SetLevelRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SetLevelRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SetLevelRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -17176,58 +8595,10 @@ pub struct SetLevelRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SetLevelRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SetLevelRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SetLevelRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SetLevelRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<SetLevelRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<LoggingLevel> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "level" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "level")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SetLevelRequestParams {
-                    meta: f0.flatten(),
-                    level: crate::rt::serde_helpers::take(f1, "level")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SetLevelRequestParams {
+        meta: "_meta" optional,
+        level: "level",
     }
 }
 
@@ -17250,57 +8621,9 @@ pub struct SetLevelRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SetLevelRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SetLevelRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SetLevelRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SetLevelRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SetLevelRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SetLevelRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -17352,45 +8675,10 @@ impl SingleSelectEnumSchema {
     };
 }
 
-impl<'de> serde::Deserialize<'de> for SingleSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        crate::rt::union::deserialize(deserializer)
-    }
-}
-
-impl crate::rt::union::Arms for SingleSelectEnumSchema {
-    fn facts() -> &'static crate::rt::union::Union {
-        &Self::DECODE
-    }
-    fn arm<'de, D: serde::Deserializer<'de>>(
-        index: usize,
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        match index {
-            0usize => {
-                <UntitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::UntitledSingleSelectEnumSchema)
-            }
-            1usize => {
-                <TitledSingleSelectEnumSchema as serde::Deserialize>::deserialize(
-                        deserializer,
-                    )
-                    .map(Self::TitledSingleSelectEnumSchema)
-            }
-            _ => {
-                ::std::result::Result::Err(
-                    <D::Error as serde::de::Error>::custom(
-                        ::std::format_args!(
-                            "{} has no arm {index}", "SingleSelectEnumSchema"
-                        ),
-                    ),
-                )
-            }
-        }
+crate::rt::union_arms! {
+    SingleSelectEnumSchema {
+        UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
+        TitledSingleSelectEnumSchema(TitledSingleSelectEnumSchema),
     }
 }
 
@@ -17441,101 +8729,15 @@ pub struct StringSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for StringSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = StringSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (StringSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StringSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<StringSchemaFormat>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "format" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "format")?
-                        }
-                        "maxLength" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "maxLength",
-                            )?
-                        }
-                        "minLength" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "minLength",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(StringSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    format: f3.flatten(),
-                    max_length: f4.flatten(),
-                    min_length: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    StringSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        format: "format" optional,
+        max_length: "maxLength" optional,
+        min_length: "minLength" optional,
+        title: "title" optional,
     }
 }
 
@@ -17618,64 +8820,12 @@ pub struct SubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscribeRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscribeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscribeRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscribeRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesSubscribe> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<SubscribeRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscribeRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscribeRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -17698,58 +8848,10 @@ pub struct SubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscribeRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscribeRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscribeRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscribeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<SubscribeRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscribeRequestParams {
-                    meta: f0.flatten(),
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscribeRequestParams {
+        meta: "_meta" optional,
+        uri: "uri",
     }
 }
 
@@ -17772,57 +8874,9 @@ pub struct SubscribeRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for SubscribeRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = SubscribeRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (SubscribeRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SubscribeRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(SubscribeRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    SubscribeRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -17875,102 +8929,15 @@ pub struct Task {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Task {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Task;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Task)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Task, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f3: ::std::option::Option<TaskStatus> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut f6: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "createdAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "createdAt",
-                            )?
-                        }
-                        "lastUpdatedAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "lastUpdatedAt",
-                            )?
-                        }
-                        "pollInterval" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "pollInterval",
-                            )?
-                        }
-                        "status" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "status")?
-                        }
-                        "statusMessage" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "statusMessage",
-                            )?
-                        }
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f5, &mut map, "taskId")?
-                        }
-                        "ttl" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "ttl")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Task {
-                    created_at: crate::rt::serde_helpers::take(f0, "createdAt")?,
-                    last_updated_at: crate::rt::serde_helpers::take(
-                        f1,
-                        "lastUpdatedAt",
-                    )?,
-                    poll_interval: f2.flatten(),
-                    status: crate::rt::serde_helpers::take(f3, "status")?,
-                    status_message: f4.flatten(),
-                    task_id: crate::rt::serde_helpers::take(f5, "taskId")?,
-                    ttl: crate::rt::serde_helpers::take(f6, "ttl")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Task {
+        created_at: "createdAt",
+        last_updated_at: "lastUpdatedAt",
+        poll_interval: "pollInterval" optional,
+        status: "status",
+        status_message: "statusMessage" optional,
+        task_id: "taskId",
+        ttl: "ttl",
     }
 }
 
@@ -18000,58 +8967,10 @@ pub struct TaskAugmentedRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TaskAugmentedRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TaskAugmentedRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TaskAugmentedRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<TaskAugmentedRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::option::Option<TaskMetadata>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "task" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "task")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TaskAugmentedRequestParams {
-                    meta: f0.flatten(),
-                    task: f1.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TaskAugmentedRequestParams {
+        meta: "_meta" optional,
+        task: "task" optional,
     }
 }
 
@@ -18074,57 +8993,9 @@ pub struct TaskAugmentedRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TaskAugmentedRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TaskAugmentedRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TaskAugmentedRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TaskAugmentedRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TaskAugmentedRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TaskAugmentedRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -18142,51 +9013,9 @@ pub struct TaskMetadata {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TaskMetadata {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TaskMetadata;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TaskMetadata)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TaskMetadata, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "ttl" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "ttl")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TaskMetadata {
-                    ttl: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TaskMetadata {
+        ttl: "ttl" optional,
     }
 }
 
@@ -18274,61 +9103,11 @@ pub struct TaskStatusNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TaskStatusNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TaskStatusNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TaskStatusNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TaskStatusNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::NotificationsTasksStatus> = None;
-                let mut f2: ::std::option::Option<TaskStatusNotificationParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TaskStatusNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: crate::rt::serde_helpers::take(f2, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TaskStatusNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
     }
 }
 
@@ -18394,111 +9173,16 @@ pub struct TaskStatusNotificationParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TaskStatusNotificationParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TaskStatusNotificationParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TaskStatusNotificationParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TaskStatusNotificationParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f4: ::std::option::Option<TaskStatus> = None;
-                let mut f5: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut f7: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "createdAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "createdAt",
-                            )?
-                        }
-                        "lastUpdatedAt" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "lastUpdatedAt",
-                            )?
-                        }
-                        "pollInterval" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "pollInterval",
-                            )?
-                        }
-                        "status" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "status")?
-                        }
-                        "statusMessage" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "statusMessage",
-                            )?
-                        }
-                        "taskId" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "taskId")?
-                        }
-                        "ttl" => {
-                            crate::rt::serde_helpers::fill(&mut f7, &mut map, "ttl")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TaskStatusNotificationParams {
-                    meta: f0.flatten(),
-                    created_at: crate::rt::serde_helpers::take(f1, "createdAt")?,
-                    last_updated_at: crate::rt::serde_helpers::take(
-                        f2,
-                        "lastUpdatedAt",
-                    )?,
-                    poll_interval: f3.flatten(),
-                    status: crate::rt::serde_helpers::take(f4, "status")?,
-                    status_message: f5.flatten(),
-                    task_id: crate::rt::serde_helpers::take(f6, "taskId")?,
-                    ttl: crate::rt::serde_helpers::take(f7, "ttl")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TaskStatusNotificationParams {
+        meta: "_meta" optional,
+        created_at: "createdAt",
+        last_updated_at: "lastUpdatedAt",
+        poll_interval: "pollInterval" optional,
+        status: "status",
+        status_message: "statusMessage" optional,
+        task_id: "taskId",
+        ttl: "ttl",
     }
 }
 
@@ -18531,74 +9215,12 @@ pub struct TextContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TextContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TextContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::Text> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::option::Option<Annotations>> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "text" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "text")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TextContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    annotations: f2.flatten(),
-                    text: crate::rt::serde_helpers::take(f3, "text")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TextContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        text: "text",
     }
 }
 
@@ -18635,76 +9257,12 @@ pub struct TextResourceContents {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TextResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TextResourceContents)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TextResourceContents, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "mimeType" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "mimeType",
-                            )?
-                        }
-                        "text" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "text")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TextResourceContents {
-                    meta: f0.flatten(),
-                    mime_type: f1.flatten(),
-                    text: crate::rt::serde_helpers::take(f2, "text")?,
-                    uri: crate::rt::serde_helpers::take(f3, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TextResourceContents {
+        meta: "_meta" optional,
+        mime_type: "mimeType" optional,
+        text: "text",
+        uri: "uri",
     }
 }
 
@@ -18751,99 +9309,15 @@ pub struct TitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledMultiSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledMultiSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Array> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<TitledMultiSelectEnumSchemaItems> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "items" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
-                        }
-                        "maxItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "maxItems",
-                            )?
-                        }
-                        "minItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "minItems",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledMultiSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    items: crate::rt::serde_helpers::take(f3, "items")?,
-                    max_items: f4.flatten(),
-                    min_items: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledMultiSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        items: "items",
+        max_items: "maxItems" optional,
+        min_items: "minItems" optional,
+        title: "title" optional,
     }
 }
 
@@ -18861,53 +9335,9 @@ pub struct TitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledMultiSelectEnumSchemaItems;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledMultiSelectEnumSchemaItems)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "anyOf" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "anyOf")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledMultiSelectEnumSchemaItems {
-                    any_of: crate::rt::serde_helpers::take(f0, "anyOf")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledMultiSelectEnumSchemaItems {
+        any_of: "anyOf",
     }
 }
 
@@ -18924,59 +9354,10 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledMultiSelectEnumSchemaItemsAnyOfItem;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledMultiSelectEnumSchemaItemsAnyOfItem)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<
-                TitledMultiSelectEnumSchemaItemsAnyOfItem,
-                A::Error,
-            > {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "const" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledMultiSelectEnumSchemaItemsAnyOfItem {
-                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
-                    title: crate::rt::serde_helpers::take(f1, "title")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        r#const: "const",
+        title: "title",
     }
 }
 
@@ -19005,83 +9386,13 @@ pub struct TitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledSingleSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledSingleSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "oneOf" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "oneOf")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledSingleSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    one_of: crate::rt::serde_helpers::take(f3, "oneOf")?,
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledSingleSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        one_of: "oneOf",
+        title: "title" optional,
     }
 }
 
@@ -19098,56 +9409,10 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for TitledSingleSelectEnumSchemaOneOfItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = TitledSingleSelectEnumSchemaOneOfItem;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (TitledSingleSelectEnumSchemaOneOfItem)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TitledSingleSelectEnumSchemaOneOfItem, A::Error> {
-                let mut f0: ::std::option::Option<::std::string::String> = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "const" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "const")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(TitledSingleSelectEnumSchemaOneOfItem {
-                    r#const: crate::rt::serde_helpers::take(f0, "const")?,
-                    title: crate::rt::serde_helpers::take(f1, "title")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    TitledSingleSelectEnumSchemaOneOfItem {
+        r#const: "const",
+        title: "title",
     }
 }
 
@@ -19227,127 +9492,17 @@ pub struct Tool {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for Tool {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Tool;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (Tool)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Tool, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<ToolAnnotations>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<ToolExecution>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<Icon>>,
-                > = None;
-                let mut f5: ::std::option::Option<ToolInputSchema> = None;
-                let mut f6: ::std::option::Option<::std::string::String> = None;
-                let mut f7: ::std::option::Option<
-                    ::std::option::Option<ToolOutputSchema>,
-                > = None;
-                let mut f8: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "annotations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "annotations",
-                            )?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "execution" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "execution",
-                            )?
-                        }
-                        "icons" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "icons")?
-                        }
-                        "inputSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "inputSchema",
-                            )?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "name")?
-                        }
-                        "outputSchema" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f7,
-                                &mut map,
-                                "outputSchema",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f8, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(Tool {
-                    meta: f0.flatten(),
-                    annotations: f1.flatten(),
-                    description: f2.flatten(),
-                    execution: f3.flatten(),
-                    icons: f4.flatten(),
-                    input_schema: crate::rt::serde_helpers::take(f5, "inputSchema")?,
-                    name: crate::rt::serde_helpers::take(f6, "name")?,
-                    output_schema: f7.flatten(),
-                    title: f8.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    Tool {
+        meta: "_meta" optional,
+        annotations: "annotations" optional,
+        description: "description" optional,
+        execution: "execution" optional,
+        icons: "icons" optional,
+        input_schema: "inputSchema",
+        name: "name",
+        output_schema: "outputSchema" optional,
+        title: "title" optional,
     }
 }
 
@@ -19420,89 +9575,13 @@ pub struct ToolAnnotations {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolAnnotations {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolAnnotations;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolAnnotations)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolAnnotations, A::Error> {
-                let mut f0: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f1: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "destructiveHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "destructiveHint",
-                            )?
-                        }
-                        "idempotentHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f1,
-                                &mut map,
-                                "idempotentHint",
-                            )?
-                        }
-                        "openWorldHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "openWorldHint",
-                            )?
-                        }
-                        "readOnlyHint" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "readOnlyHint",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolAnnotations {
-                    destructive_hint: f0.flatten(),
-                    idempotent_hint: f1.flatten(),
-                    open_world_hint: f2.flatten(),
-                    read_only_hint: f3.flatten(),
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolAnnotations {
+        destructive_hint: "destructiveHint" optional,
+        idempotent_hint: "idempotentHint" optional,
+        open_world_hint: "openWorldHint" optional,
+        read_only_hint: "readOnlyHint" optional,
+        title: "title" optional,
     }
 }
 
@@ -19522,53 +9601,9 @@ pub struct ToolChoice {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolChoice {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolChoice;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolChoice)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolChoice, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ToolChoiceMode>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "mode" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "mode")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolChoice {
-                    mode: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolChoice {
+        mode: "mode" optional,
     }
 }
 
@@ -19658,57 +9693,9 @@ pub struct ToolExecution {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolExecution {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolExecution;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolExecution)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolExecution, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ToolExecutionTaskSupport>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "taskSupport" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "taskSupport",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolExecution {
-                    task_support: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolExecution {
+        task_support: "taskSupport" optional,
     }
 }
 
@@ -19816,85 +9803,12 @@ pub struct ToolInputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolInputSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolInputSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolInputSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolInputSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolInputSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    schema: f1.flatten(),
-                    properties: f2.flatten(),
-                    required: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolInputSchema {
+        r#type: "type",
+        schema: "$schema" optional,
+        properties: "properties" optional,
+        required: "required" optional,
     }
 }
 
@@ -19912,65 +9826,11 @@ pub struct ToolListChangedNotification {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolListChangedNotification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolListChangedNotification;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolListChangedNotification)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolListChangedNotification, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<
-                    consts::NotificationsToolsListChanged,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<NotificationParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolListChangedNotification {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    params: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolListChangedNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params" optional,
     }
 }
 
@@ -20016,85 +9876,12 @@ pub struct ToolOutputSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolOutputSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolOutputSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolOutputSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolOutputSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Object> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<
-                        ::std::collections::BTreeMap<
-                            ::std::string::String,
-                            serde_json::Map<::std::string::String, serde_json::Value>,
-                        >,
-                    >,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "$schema" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "$schema")?
-                        }
-                        "properties" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "properties",
-                            )?
-                        }
-                        "required" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f3,
-                                &mut map,
-                                "required",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolOutputSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    schema: f1.flatten(),
-                    properties: f2.flatten(),
-                    required: f3.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolOutputSchema {
+        r#type: "type",
+        schema: "$schema" optional,
+        properties: "properties" optional,
+        required: "required" optional,
     }
 }
 
@@ -20160,92 +9947,14 @@ pub struct ToolResultContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolResultContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolResultContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolResultContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolResultContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::ToolResult> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::vec::Vec<ContentBlock>> = None;
-                let mut f3: ::std::option::Option<::std::option::Option<bool>> = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f5: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "content" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "content")?
-                        }
-                        "isError" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "isError")?
-                        }
-                        "structuredContent" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "structuredContent",
-                            )?
-                        }
-                        "toolUseId" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "toolUseId",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolResultContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    content: crate::rt::serde_helpers::take(f2, "content")?,
-                    is_error: f3.flatten(),
-                    structured_content: f4.flatten(),
-                    tool_use_id: crate::rt::serde_helpers::take(f5, "toolUseId")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolResultContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        content: "content",
+        is_error: "isError" optional,
+        structured_content: "structuredContent" optional,
+        tool_use_id: "toolUseId",
     }
 }
 
@@ -20283,75 +9992,13 @@ pub struct ToolUseContent {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for ToolUseContent {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = ToolUseContent;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (ToolUseContent)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ToolUseContent, A::Error> {
-                let mut f0: ::std::option::Option<consts::ToolUse> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<
-                        serde_json::Map<::std::string::String, serde_json::Value>,
-                    >,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut f3: ::std::option::Option<
-                    serde_json::Map<::std::string::String, serde_json::Value>,
-                > = None;
-                let mut f4: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "_meta")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "input" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "input")?
-                        }
-                        "name" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "name")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(ToolUseContent {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    meta: f1.flatten(),
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    input: crate::rt::serde_helpers::take(f3, "input")?,
-                    name: crate::rt::serde_helpers::take(f4, "name")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    ToolUseContent {
+        r#type: "type",
+        meta: "_meta" optional,
+        id: "id",
+        input: "input",
+        name: "name",
     }
 }
 
@@ -20368,64 +10015,12 @@ pub struct UnsubscribeRequest {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsubscribeRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsubscribeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsubscribeRequest)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsubscribeRequest, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<consts::ResourcesUnsubscribe> = None;
-                let mut f2: ::std::option::Option<RequestId> = None;
-                let mut f3: ::std::option::Option<UnsubscribeRequestParams> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "method" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "method")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        "params" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "params")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsubscribeRequest {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    method: crate::rt::serde_helpers::take(f1, "method")?,
-                    id: crate::rt::serde_helpers::take(f2, "id")?,
-                    params: crate::rt::serde_helpers::take(f3, "params")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsubscribeRequest {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        id: "id",
+        params: "params",
     }
 }
 
@@ -20448,58 +10043,10 @@ pub struct UnsubscribeRequestParams {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParams {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsubscribeRequestParams;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsubscribeRequestParams)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsubscribeRequestParams, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<UnsubscribeRequestParamsMeta>,
-                > = None;
-                let mut f1: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "_meta" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "_meta")?
-                        }
-                        "uri" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "uri")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsubscribeRequestParams {
-                    meta: f0.flatten(),
-                    uri: crate::rt::serde_helpers::take(f1, "uri")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsubscribeRequestParams {
+        meta: "_meta" optional,
+        uri: "uri",
     }
 }
 
@@ -20522,57 +10069,9 @@ pub struct UnsubscribeRequestParamsMeta {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UnsubscribeRequestParamsMeta {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UnsubscribeRequestParamsMeta;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UnsubscribeRequestParamsMeta)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UnsubscribeRequestParamsMeta, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::option::Option<ProgressToken>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "progressToken" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "progressToken",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UnsubscribeRequestParamsMeta {
-                    progress_token: f0.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UnsubscribeRequestParamsMeta {
+        progress_token: "progressToken" optional,
     }
 }
 
@@ -20619,99 +10118,15 @@ pub struct UntitledMultiSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UntitledMultiSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UntitledMultiSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UntitledMultiSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::Array> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<UntitledMultiSelectEnumSchemaItems> = None;
-                let mut f4: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f5: ::std::option::Option<::std::option::Option<i64>> = None;
-                let mut f6: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "items" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "items")?
-                        }
-                        "maxItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f4,
-                                &mut map,
-                                "maxItems",
-                            )?
-                        }
-                        "minItems" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f5,
-                                &mut map,
-                                "minItems",
-                            )?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f6, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UntitledMultiSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    items: crate::rt::serde_helpers::take(f3, "items")?,
-                    max_items: f4.flatten(),
-                    min_items: f5.flatten(),
-                    title: f6.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UntitledMultiSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        items: "items",
+        max_items: "maxItems" optional,
+        min_items: "minItems" optional,
+        title: "title" optional,
     }
 }
 
@@ -20729,58 +10144,10 @@ pub struct UntitledMultiSelectEnumSchemaItems {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UntitledMultiSelectEnumSchemaItems {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UntitledMultiSelectEnumSchemaItems;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UntitledMultiSelectEnumSchemaItems)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UntitledMultiSelectEnumSchemaItems, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "enum")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UntitledMultiSelectEnumSchemaItems {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    r#enum: crate::rt::serde_helpers::take(f1, "enum")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UntitledMultiSelectEnumSchemaItems {
+        r#type: "type",
+        r#enum: "enum",
     }
 }
 
@@ -20808,83 +10175,13 @@ pub struct UntitledSingleSelectEnumSchema {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UntitledSingleSelectEnumSchema {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UntitledSingleSelectEnumSchema;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UntitledSingleSelectEnumSchema)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UntitledSingleSelectEnumSchema, A::Error> {
-                let mut f0: ::std::option::Option<consts::String> = None;
-                let mut f1: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f2: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut f3: ::std::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                let mut f4: ::std::option::Option<
-                    ::std::option::Option<::std::string::String>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "type" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "type")?
-                        }
-                        "default" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "default")?
-                        }
-                        "description" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f2,
-                                &mut map,
-                                "description",
-                            )?
-                        }
-                        "enum" => {
-                            crate::rt::serde_helpers::fill(&mut f3, &mut map, "enum")?
-                        }
-                        "title" => {
-                            crate::rt::serde_helpers::fill(&mut f4, &mut map, "title")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UntitledSingleSelectEnumSchema {
-                    r#type: crate::rt::serde_helpers::take(f0, "type")?,
-                    default: f1.flatten(),
-                    description: f2.flatten(),
-                    r#enum: crate::rt::serde_helpers::take(f3, "enum")?,
-                    title: f4.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UntitledSingleSelectEnumSchema {
+        r#type: "type",
+        default: "default" optional,
+        description: "description" optional,
+        r#enum: "enum",
+        title: "title" optional,
     }
 }
 
@@ -20903,59 +10200,11 @@ pub struct UrlElicitationRequiredError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UrlElicitationRequiredError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UrlElicitationRequiredError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UrlElicitationRequiredError, A::Error> {
-                let mut f0: ::std::option::Option<consts::V2_0> = None;
-                let mut f1: ::std::option::Option<UrlElicitationRequiredErrorError> = None;
-                let mut f2: ::std::option::Option<::std::option::Option<RequestId>> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "jsonrpc" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "jsonrpc")?
-                        }
-                        "error" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "error")?
-                        }
-                        "id" => crate::rt::serde_helpers::fill(&mut f2, &mut map, "id")?,
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UrlElicitationRequiredError {
-                    jsonrpc: crate::rt::serde_helpers::take(f0, "jsonrpc")?,
-                    error: crate::rt::serde_helpers::take(f1, "error")?,
-                    id: f2.flatten(),
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UrlElicitationRequiredError {
+        jsonrpc: "jsonrpc",
+        error: "error",
+        id: "id" optional,
     }
 }
 
@@ -20974,63 +10223,11 @@ pub struct UrlElicitationRequiredErrorError {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorError {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UrlElicitationRequiredErrorError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UrlElicitationRequiredErrorError)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UrlElicitationRequiredErrorError, A::Error> {
-                let mut f0: ::std::option::Option<consts::Minus32042> = None;
-                let mut f1: ::std::option::Option<
-                    UrlElicitationRequiredErrorErrorData,
-                > = None;
-                let mut f2: ::std::option::Option<::std::string::String> = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "code" => {
-                            crate::rt::serde_helpers::fill(&mut f0, &mut map, "code")?
-                        }
-                        "data" => {
-                            crate::rt::serde_helpers::fill(&mut f1, &mut map, "data")?
-                        }
-                        "message" => {
-                            crate::rt::serde_helpers::fill(&mut f2, &mut map, "message")?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UrlElicitationRequiredErrorError {
-                    code: crate::rt::serde_helpers::take(f0, "code")?,
-                    data: crate::rt::serde_helpers::take(f1, "data")?,
-                    message: crate::rt::serde_helpers::take(f2, "message")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UrlElicitationRequiredErrorError {
+        code: "code",
+        data: "data",
+        message: "message",
     }
 }
 
@@ -21046,56 +10243,8 @@ pub struct UrlElicitationRequiredErrorErrorData {
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
-impl<'de> serde::Deserialize<'de> for UrlElicitationRequiredErrorErrorData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = UrlElicitationRequiredErrorErrorData;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("an object (UrlElicitationRequiredErrorErrorData)")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UrlElicitationRequiredErrorErrorData, A::Error> {
-                let mut f0: ::std::option::Option<
-                    ::std::vec::Vec<ElicitRequestUrlParams>,
-                > = None;
-                let mut extra = <serde_json::Map<
-                    ::std::string::String,
-                    serde_json::Value,
-                > as ::std::default::Default>::default();
-                while let Some(key) = map
-                    .next_key::<crate::rt::serde_helpers::Key<'de>>()?
-                {
-                    match key.as_str() {
-                        "elicitations" => {
-                            crate::rt::serde_helpers::fill(
-                                &mut f0,
-                                &mut map,
-                                "elicitations",
-                            )?
-                        }
-                        _ => {
-                            crate::rt::serde_helpers::fill_extra(
-                                &mut extra,
-                                key,
-                                &mut map,
-                            )?
-                        }
-                    }
-                }
-                Ok(UrlElicitationRequiredErrorErrorData {
-                    elicitations: crate::rt::serde_helpers::take(f0, "elicitations")?,
-                    extra,
-                })
-            }
-        }
-        deserializer.deserialize_map(Visitor)
+crate::rt::open_object! {
+    UrlElicitationRequiredErrorErrorData {
+        elicitations: "elicitations",
     }
 }
