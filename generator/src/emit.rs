@@ -466,6 +466,12 @@ impl Emitter {
         let mut doc = self.docs(t.description.as_deref());
         let alias = match &t.origin {
             Origin::Definition(d) if *d != t.name => quote!(#[doc(alias = #d)]),
+            Origin::Inline(_) | Origin::Results(_) => {
+                match crate::overrides::inline_name_of(&t.name) {
+                    Some(built) => quote!(#[doc(alias = #built)]),
+                    None => quote!(),
+                }
+            }
             _ => quote!(),
         };
         if let Origin::Inline(p) = &t.origin {

@@ -33,6 +33,17 @@ fn params_type(m: &MethodDef) -> Option<TokenStream> {
     })
 }
 
+/// The type of a request's result, named (`super::CallToolResult`), as its marker's
+/// `Request::Result` is: rustdoc shows a handler or peer method's signature with the
+/// type itself, not a projection through the marker.
+fn result_type(m: &MethodDef) -> TokenStream {
+    m.result
+        .as_deref()
+        .map(ident)
+        .map(|r| quote!(super::#r))
+        .unwrap_or_else(|| quote!(serde_json::Value))
+}
+
 /// The handler's argument type for a method's params: `P`, `Option<P>`, or none.
 fn params_arg(m: &MethodDef) -> Option<TokenStream> {
     params_type(m).map(|t| {
@@ -160,7 +171,6 @@ fn handler_trait(
     let mut items = Vec::new();
     for m in requests {
         let f = ident(&handler_fn_name(m));
-        let marker = ident(&marker_name(m));
         let method = &m.method;
         let doc = format!(
             " `{method}`{}.",
@@ -171,10 +181,11 @@ fn handler_trait(
             }
         );
         let param = params_arg(m).map(|t| quote!(params: #t,));
+        let result = result_type(m);
         items.push(quote! {
             #[doc = #doc]
             fn #f(&self, #param cx: RequestContext<#peer>)
-                -> impl ::std::future::Future<Output = ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, crate::rt::jsonrpc::ErrorObject>> + Send {
+                -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rt::jsonrpc::ErrorObject>> + Send {
                 async move { Err(crate::rt::service::method_not_found(#method)) }
             }
         });
@@ -325,9 +336,10 @@ fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStrea
         let marker = ident(&marker_name(m));
         let doc = format!(" Sends `{}` and decodes its result.", m.method);
         let (arg, pass) = arg_and_pass(m);
+        let result = result_type(m);
         items.push(quote! {
             #[doc = #doc]
-            pub async fn #f(&self, #arg) -> ::std::result::Result<<super::methods::#marker as crate::rt::method::Request>::Result, crate::rt::service::CallError> {
+            pub async fn #f(&self, #arg) -> ::std::result::Result<#result, crate::rt::service::CallError> {
                 self.0.request::<super::methods::#marker>(#pass).await
             }
         });

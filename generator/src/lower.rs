@@ -377,6 +377,7 @@ impl Lowerer<'_> {
         kind: Kind,
         at: &str,
     ) -> Result<String, Error> {
+        let name = crate::overrides::inline_name(name).unwrap_or(name);
         let name = if self.def_names.values().any(|n| n == name) {
             format!("{name}Inline")
         } else {

@@ -185,7 +185,8 @@ fn collect(
                     (Some(u), _) => Some(u),
                     (None, [one]) => Some(one.clone()),
                     _ => {
-                        let name = format!("{stem}ResultResponseResult");
+                        let built = format!("{stem}ResultResponseResult");
+                        let name = overrides::inline_name(&built).map_or(built, str::to_string);
                         added.push(results_union(&name, &method, &results));
                         Some(name)
                     }

@@ -14,7 +14,93 @@ pub const RENAMES: &[(&str, &str, &str)] = &[
         "ErrorObject",
         "`Error` would shadow every other `Error` in a glob import; JSON-RPC calls it the error object",
     ),
+    (
+        "ClientRequest",
+        "AnyClientRequest",
+        "the schema's union of every client request message; `methods::ClientRequest` is the \
+         request decoded by its method, what users match on",
+    ),
+    (
+        "ServerRequest",
+        "AnyServerRequest",
+        "the schema's union of every server request message; `methods::ServerRequest` is the \
+         request decoded by its method",
+    ),
+    (
+        "ClientNotification",
+        "AnyClientNotification",
+        "the schema's union of every client notification; `methods::ClientNotification` is the \
+         notification decoded by its method",
+    ),
+    (
+        "ServerNotification",
+        "AnyServerNotification",
+        "the schema's union of every server notification; `methods::ServerNotification` is the \
+         notification decoded by its method",
+    ),
+    (
+        "ClientResult",
+        "AnyClientResult",
+        "the schema's union of every result a client sends; `methods::ClientResult` is a \
+         result decoded by the method it answers",
+    ),
+    (
+        "ServerResult",
+        "AnyServerResult",
+        "the schema's union of every result a server sends; `methods::ServerResult` is a \
+         result decoded by the method it answers",
+    ),
 ];
+
+/// Readable names for types the generator names from their place in the schema:
+/// `(path-built name, name, reason)`. The path-built name stays a `doc(alias)`. A request's
+/// result that is one of several types (a `CallToolResult`, or the `CreateTaskResult` of a
+/// task-augmented call, or an `InputRequiredResult`) is the request's *outcome*: the schema
+/// names it only by its place (`CallToolResultResponse.result`), and the method table
+/// builds the same name for the unions it adds (`{Stem}ResultResponseResult`).
+pub const INLINE_NAMES: &[(&str, &str, &str)] = &[
+    (
+        "CallToolResultResponseResult",
+        "CallToolOutcome",
+        "what `tools/call` answers: `CallToolResult`, or a task or input required",
+    ),
+    (
+        "CreateMessageResultResponseResult",
+        "CreateMessageOutcome",
+        "what `sampling/createMessage` answers: `CreateMessageResult`, or a task",
+    ),
+    (
+        "ElicitResultResponseResult",
+        "ElicitOutcome",
+        "what `elicitation/create` answers: `ElicitResult`, or a task",
+    ),
+    (
+        "GetPromptResultResponseResult",
+        "GetPromptOutcome",
+        "what `prompts/get` answers: `GetPromptResult`, or input required",
+    ),
+    (
+        "ReadResourceResultResponseResult",
+        "ReadResourceOutcome",
+        "what `resources/read` answers: `ReadResourceResult`, or input required",
+    ),
+];
+
+/// The readable name of a path-built type name, if it has one (see [`INLINE_NAMES`]).
+pub fn inline_name(path_built: &str) -> Option<&'static str> {
+    INLINE_NAMES
+        .iter()
+        .find(|(from, _, _)| *from == path_built)
+        .map(|(_, to, _)| *to)
+}
+
+/// The path-built name a type was renamed from (see [`INLINE_NAMES`]), for its alias.
+pub fn inline_name_of(name: &str) -> Option<&'static str> {
+    INLINE_NAMES
+        .iter()
+        .find(|(_, to, _)| *to == name)
+        .map(|(from, _, _)| *from)
+}
 
 /// Definitions that describe arbitrary JSON and are held as `serde_json::Value`.
 pub const FREE_FORM: &[(&str, &str)] = &[(

@@ -39,3 +39,34 @@ fn model_snapshots() {
         failed.join(", ")
     );
 }
+
+/// A request whose result is one of several types gets a readable name from
+/// `overrides::INLINE_NAMES` (`CallToolOutcome`), in every vendored version: a new
+/// path-built result name (`…ResultResponseResult`) fails here until the table names it,
+/// and every entry of the table is used by some version.
+#[test]
+fn result_unions_have_readable_names() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let inputs = workspace::inputs(root).unwrap_or_else(|e| panic!("{e}"));
+    let mut used = std::collections::BTreeSet::new();
+    for input in &inputs {
+        let model = model_of(input).unwrap_or_else(|e| panic!("{}: {e}", input.version));
+        for t in &model.types {
+            assert!(
+                !t.name.ends_with("ResultResponseResult"),
+                "{}: `{}` is path-built: add it to overrides::INLINE_NAMES",
+                input.version,
+                t.name
+            );
+            if let Some(built) = mcp_codegen::overrides::inline_name_of(&t.name) {
+                used.insert(built);
+            }
+        }
+    }
+    let unused: Vec<_> = mcp_codegen::overrides::INLINE_NAMES
+        .iter()
+        .filter(|(from, _, _)| !used.contains(from))
+        .map(|(from, _, _)| *from)
+        .collect();
+    assert!(unused.is_empty(), "entries no version uses: {unused:?}");
+}

@@ -8,6 +8,11 @@ use mcp_spec_types::draft as m;
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.
 pub const DEFINITIONS: &[(&str, &str)] = &[
     ("Annotations", "Annotations"),
+    ("ClientNotification", "AnyClientNotification"),
+    ("ClientRequest", "AnyClientRequest"),
+    ("ClientResult", "AnyClientResult"),
+    ("ServerNotification", "AnyServerNotification"),
+    ("ServerResult", "AnyServerResult"),
     ("AudioContent", "AudioContent"),
     ("BaseMetadata", "BaseMetadata"),
     ("BlobResourceContents", "BlobResourceContents"),
@@ -20,9 +25,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("CancelledNotification", "CancelledNotification"),
     ("CancelledNotificationParams", "CancelledNotificationParams"),
     ("ClientCapabilities", "ClientCapabilities"),
-    ("ClientNotification", "ClientNotification"),
-    ("ClientRequest", "ClientRequest"),
-    ("ClientResult", "ClientResult"),
     ("CompleteRequest", "CompleteRequest"),
     ("CompleteRequestParams", "CompleteRequestParams"),
     ("CompleteResult", "CompleteResult"),
@@ -137,8 +139,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("SamplingMessage", "SamplingMessage"),
     ("SamplingMessageContentBlock", "SamplingMessageContentBlock"),
     ("ServerCapabilities", "ServerCapabilities"),
-    ("ServerNotification", "ServerNotification"),
-    ("ServerResult", "ServerResult"),
     ("SingleSelectEnumSchema", "SingleSelectEnumSchema"),
     ("StringSchema", "StringSchema"),
     ("SubscriptionFilter", "SubscriptionFilter"),
@@ -169,8 +169,10 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
 
 /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
 pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
-    ("CallToolResultResponseResult", m::CallToolResultResponseResult::DECODE),
-    ("ClientRequest", m::ClientRequest::DECODE),
+    ("AnyClientRequest", m::AnyClientRequest::DECODE),
+    ("AnyServerNotification", m::AnyServerNotification::DECODE),
+    ("AnyServerResult", m::AnyServerResult::DECODE),
+    ("CallToolOutcome", m::CallToolOutcome::DECODE),
     ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
     ("ContentBlock", m::ContentBlock::DECODE),
     ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
@@ -178,7 +180,7 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("ElicitResultContentValue", m::ElicitResultContentValue::DECODE),
     ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
     ("EnumSchema", m::EnumSchema::DECODE),
-    ("GetPromptResultResponseResult", m::GetPromptResultResponseResult::DECODE),
+    ("GetPromptOutcome", m::GetPromptOutcome::DECODE),
     ("InputRequest", m::InputRequest::DECODE),
     ("InputResponse", m::InputResponse::DECODE),
     ("JsonRpcMessage", m::JsonRpcMessage::DECODE),
@@ -186,13 +188,11 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("MultiSelectEnumSchema", m::MultiSelectEnumSchema::DECODE),
     ("PrimitiveSchemaDefinition", m::PrimitiveSchemaDefinition::DECODE),
     ("ProgressToken", m::ProgressToken::DECODE),
+    ("ReadResourceOutcome", m::ReadResourceOutcome::DECODE),
     ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
-    ("ReadResourceResultResponseResult", m::ReadResourceResultResponseResult::DECODE),
     ("RequestId", m::RequestId::DECODE),
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
     ("SamplingMessageContentBlock", m::SamplingMessageContentBlock::DECODE),
-    ("ServerNotification", m::ServerNotification::DECODE),
-    ("ServerResult", m::ServerResult::DECODE),
     ("SingleSelectEnumSchema", m::SingleSelectEnumSchema::DECODE),
 ];
 
@@ -205,6 +205,11 @@ pub fn roundtrip(
     Some(
         match definition {
             "Annotations" => crate::roundtrip::<m::Annotations>(value),
+            "ClientNotification" => crate::roundtrip::<m::AnyClientNotification>(value),
+            "ClientRequest" => crate::roundtrip::<m::AnyClientRequest>(value),
+            "ClientResult" => crate::roundtrip::<m::AnyClientResult>(value),
+            "ServerNotification" => crate::roundtrip::<m::AnyServerNotification>(value),
+            "ServerResult" => crate::roundtrip::<m::AnyServerResult>(value),
             "AudioContent" => crate::roundtrip::<m::AudioContent>(value),
             "BaseMetadata" => crate::roundtrip::<m::BaseMetadata>(value),
             "BlobResourceContents" => crate::roundtrip::<m::BlobResourceContents>(value),
@@ -225,9 +230,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::CancelledNotificationParams>(value)
             }
             "ClientCapabilities" => crate::roundtrip::<m::ClientCapabilities>(value),
-            "ClientNotification" => crate::roundtrip::<m::ClientNotification>(value),
-            "ClientRequest" => crate::roundtrip::<m::ClientRequest>(value),
-            "ClientResult" => crate::roundtrip::<m::ClientResult>(value),
             "CompleteRequest" => crate::roundtrip::<m::CompleteRequest>(value),
             "CompleteRequestParams" => {
                 crate::roundtrip::<m::CompleteRequestParams>(value)
@@ -410,8 +412,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::SamplingMessageContentBlock>(value)
             }
             "ServerCapabilities" => crate::roundtrip::<m::ServerCapabilities>(value),
-            "ServerNotification" => crate::roundtrip::<m::ServerNotification>(value),
-            "ServerResult" => crate::roundtrip::<m::ServerResult>(value),
             "SingleSelectEnumSchema" => {
                 crate::roundtrip::<m::SingleSelectEnumSchema>(value)
             }
@@ -476,6 +476,26 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::Annotations>()
             }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientResult>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerNotification>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerResult>()
+            }
             "AudioContent" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::AudioContent>()
@@ -523,18 +543,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "ClientCapabilities" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ClientCapabilities>()
-            }
-            "ClientNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientNotification>()
-            }
-            "ClientRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientRequest>()
-            }
-            "ClientResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientResult>()
             }
             "CompleteRequest" => {
                 schemars::SchemaGenerator::default()
@@ -985,14 +993,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ServerCapabilities>()
             }
-            "ServerNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerNotification>()
-            }
-            "ServerResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerResult>()
-            }
             "SingleSelectEnumSchema" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::SingleSelectEnumSchema>()
@@ -1197,7 +1197,9 @@ fn client_result_value(r: &m::methods::ClientResult) -> serde_json::Value {
 pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
     Some(
         match definition {
-            "ClientRequest" => m::ClientRequest::DECODE,
+            "ClientRequest" => m::AnyClientRequest::DECODE,
+            "ServerNotification" => m::AnyServerNotification::DECODE,
+            "ServerResult" => m::AnyServerResult::DECODE,
             "ContentBlock" => m::ContentBlock::DECODE,
             "ElicitRequestParams" => m::ElicitRequestParams::DECODE,
             "EnumSchema" => m::EnumSchema::DECODE,
@@ -1210,8 +1212,6 @@ pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
             "ProgressToken" => m::ProgressToken::DECODE,
             "RequestId" => m::RequestId::DECODE,
             "SamplingMessageContentBlock" => m::SamplingMessageContentBlock::DECODE,
-            "ServerNotification" => m::ServerNotification::DECODE,
-            "ServerResult" => m::ServerResult::DECODE,
             "SingleSelectEnumSchema" => m::SingleSelectEnumSchema::DECODE,
             _ => return None,
         },

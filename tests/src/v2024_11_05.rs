@@ -8,14 +8,17 @@ use mcp_spec_types::v2024_11_05 as m;
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.
 pub const DEFINITIONS: &[(&str, &str)] = &[
     ("Annotated", "Annotated"),
+    ("ClientNotification", "AnyClientNotification"),
+    ("ClientRequest", "AnyClientRequest"),
+    ("ClientResult", "AnyClientResult"),
+    ("ServerNotification", "AnyServerNotification"),
+    ("ServerRequest", "AnyServerRequest"),
+    ("ServerResult", "AnyServerResult"),
     ("BlobResourceContents", "BlobResourceContents"),
     ("CallToolRequest", "CallToolRequest"),
     ("CallToolResult", "CallToolResult"),
     ("CancelledNotification", "CancelledNotification"),
     ("ClientCapabilities", "ClientCapabilities"),
-    ("ClientNotification", "ClientNotification"),
-    ("ClientRequest", "ClientRequest"),
-    ("ClientResult", "ClientResult"),
     ("CompleteRequest", "CompleteRequest"),
     ("CompleteResult", "CompleteResult"),
     ("CreateMessageRequest", "CreateMessageRequest"),
@@ -76,9 +79,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("RootsListChangedNotification", "RootsListChangedNotification"),
     ("SamplingMessage", "SamplingMessage"),
     ("ServerCapabilities", "ServerCapabilities"),
-    ("ServerNotification", "ServerNotification"),
-    ("ServerRequest", "ServerRequest"),
-    ("ServerResult", "ServerResult"),
     ("SetLevelRequest", "SetLevelRequest"),
     ("SubscribeRequest", "SubscribeRequest"),
     ("TextContent", "TextContent"),
@@ -90,10 +90,13 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
 
 /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
 pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
+    ("AnyClientNotification", m::AnyClientNotification::DECODE),
+    ("AnyClientRequest", m::AnyClientRequest::DECODE),
+    ("AnyClientResult", m::AnyClientResult::DECODE),
+    ("AnyServerNotification", m::AnyServerNotification::DECODE),
+    ("AnyServerRequest", m::AnyServerRequest::DECODE),
+    ("AnyServerResult", m::AnyServerResult::DECODE),
     ("CallToolResultContentItem", m::CallToolResultContentItem::DECODE),
-    ("ClientNotification", m::ClientNotification::DECODE),
-    ("ClientRequest", m::ClientRequest::DECODE),
-    ("ClientResult", m::ClientResult::DECODE),
     ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
     ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
     ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
@@ -103,9 +106,6 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
     ("RequestId", m::RequestId::DECODE),
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
-    ("ServerNotification", m::ServerNotification::DECODE),
-    ("ServerRequest", m::ServerRequest::DECODE),
-    ("ServerResult", m::ServerResult::DECODE),
 ];
 
 /// Decodes `value` as the definition named `definition` and encodes it back;
@@ -117,6 +117,12 @@ pub fn roundtrip(
     Some(
         match definition {
             "Annotated" => crate::roundtrip::<m::Annotated>(value),
+            "ClientNotification" => crate::roundtrip::<m::AnyClientNotification>(value),
+            "ClientRequest" => crate::roundtrip::<m::AnyClientRequest>(value),
+            "ClientResult" => crate::roundtrip::<m::AnyClientResult>(value),
+            "ServerNotification" => crate::roundtrip::<m::AnyServerNotification>(value),
+            "ServerRequest" => crate::roundtrip::<m::AnyServerRequest>(value),
+            "ServerResult" => crate::roundtrip::<m::AnyServerResult>(value),
             "BlobResourceContents" => crate::roundtrip::<m::BlobResourceContents>(value),
             "CallToolRequest" => crate::roundtrip::<m::CallToolRequest>(value),
             "CallToolResult" => crate::roundtrip::<m::CallToolResult>(value),
@@ -124,9 +130,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::CancelledNotification>(value)
             }
             "ClientCapabilities" => crate::roundtrip::<m::ClientCapabilities>(value),
-            "ClientNotification" => crate::roundtrip::<m::ClientNotification>(value),
-            "ClientRequest" => crate::roundtrip::<m::ClientRequest>(value),
-            "ClientResult" => crate::roundtrip::<m::ClientResult>(value),
             "CompleteRequest" => crate::roundtrip::<m::CompleteRequest>(value),
             "CompleteResult" => crate::roundtrip::<m::CompleteResult>(value),
             "CreateMessageRequest" => crate::roundtrip::<m::CreateMessageRequest>(value),
@@ -203,9 +206,6 @@ pub fn roundtrip(
             }
             "SamplingMessage" => crate::roundtrip::<m::SamplingMessage>(value),
             "ServerCapabilities" => crate::roundtrip::<m::ServerCapabilities>(value),
-            "ServerNotification" => crate::roundtrip::<m::ServerNotification>(value),
-            "ServerRequest" => crate::roundtrip::<m::ServerRequest>(value),
-            "ServerResult" => crate::roundtrip::<m::ServerResult>(value),
             "SetLevelRequest" => crate::roundtrip::<m::SetLevelRequest>(value),
             "SubscribeRequest" => crate::roundtrip::<m::SubscribeRequest>(value),
             "TextContent" => crate::roundtrip::<m::TextContent>(value),
@@ -228,6 +228,30 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::Annotated>()
             }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientResult>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerNotification>()
+            }
+            "ServerRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerRequest>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerResult>()
+            }
             "BlobResourceContents" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::BlobResourceContents>()
@@ -247,18 +271,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "ClientCapabilities" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ClientCapabilities>()
-            }
-            "ClientNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientNotification>()
-            }
-            "ClientRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientRequest>()
-            }
-            "ClientResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientResult>()
             }
             "CompleteRequest" => {
                 schemars::SchemaGenerator::default()
@@ -495,18 +507,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ServerCapabilities>()
             }
-            "ServerNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerNotification>()
-            }
-            "ServerRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerRequest>()
-            }
-            "ServerResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerResult>()
-            }
             "SetLevelRequest" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::SetLevelRequest>()
@@ -646,15 +646,15 @@ fn client_result_value(r: &m::methods::ClientResult) -> serde_json::Value {
 pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
     Some(
         match definition {
-            "ClientNotification" => m::ClientNotification::DECODE,
-            "ClientRequest" => m::ClientRequest::DECODE,
-            "ClientResult" => m::ClientResult::DECODE,
+            "ClientNotification" => m::AnyClientNotification::DECODE,
+            "ClientRequest" => m::AnyClientRequest::DECODE,
+            "ClientResult" => m::AnyClientResult::DECODE,
+            "ServerNotification" => m::AnyServerNotification::DECODE,
+            "ServerRequest" => m::AnyServerRequest::DECODE,
+            "ServerResult" => m::AnyServerResult::DECODE,
             "JSONRPCMessage" => m::JsonRpcMessage::DECODE,
             "ProgressToken" => m::ProgressToken::DECODE,
             "RequestId" => m::RequestId::DECODE,
-            "ServerNotification" => m::ServerNotification::DECODE,
-            "ServerRequest" => m::ServerRequest::DECODE,
-            "ServerResult" => m::ServerResult::DECODE,
             _ => return None,
         },
     )

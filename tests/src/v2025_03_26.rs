@@ -8,15 +8,18 @@ use mcp_spec_types::v2025_03_26 as m;
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.
 pub const DEFINITIONS: &[(&str, &str)] = &[
     ("Annotations", "Annotations"),
+    ("ClientNotification", "AnyClientNotification"),
+    ("ClientRequest", "AnyClientRequest"),
+    ("ClientResult", "AnyClientResult"),
+    ("ServerNotification", "AnyServerNotification"),
+    ("ServerRequest", "AnyServerRequest"),
+    ("ServerResult", "AnyServerResult"),
     ("AudioContent", "AudioContent"),
     ("BlobResourceContents", "BlobResourceContents"),
     ("CallToolRequest", "CallToolRequest"),
     ("CallToolResult", "CallToolResult"),
     ("CancelledNotification", "CancelledNotification"),
     ("ClientCapabilities", "ClientCapabilities"),
-    ("ClientNotification", "ClientNotification"),
-    ("ClientRequest", "ClientRequest"),
-    ("ClientResult", "ClientResult"),
     ("CompleteRequest", "CompleteRequest"),
     ("CompleteResult", "CompleteResult"),
     ("CreateMessageRequest", "CreateMessageRequest"),
@@ -79,9 +82,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("RootsListChangedNotification", "RootsListChangedNotification"),
     ("SamplingMessage", "SamplingMessage"),
     ("ServerCapabilities", "ServerCapabilities"),
-    ("ServerNotification", "ServerNotification"),
-    ("ServerRequest", "ServerRequest"),
-    ("ServerResult", "ServerResult"),
     ("SetLevelRequest", "SetLevelRequest"),
     ("SubscribeRequest", "SubscribeRequest"),
     ("TextContent", "TextContent"),
@@ -94,10 +94,13 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
 
 /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
 pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
+    ("AnyClientNotification", m::AnyClientNotification::DECODE),
+    ("AnyClientRequest", m::AnyClientRequest::DECODE),
+    ("AnyClientResult", m::AnyClientResult::DECODE),
+    ("AnyServerNotification", m::AnyServerNotification::DECODE),
+    ("AnyServerRequest", m::AnyServerRequest::DECODE),
+    ("AnyServerResult", m::AnyServerResult::DECODE),
     ("CallToolResultContentItem", m::CallToolResultContentItem::DECODE),
-    ("ClientNotification", m::ClientNotification::DECODE),
-    ("ClientRequest", m::ClientRequest::DECODE),
-    ("ClientResult", m::ClientResult::DECODE),
     ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
     ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
     ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
@@ -109,9 +112,6 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
     ("RequestId", m::RequestId::DECODE),
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
-    ("ServerNotification", m::ServerNotification::DECODE),
-    ("ServerRequest", m::ServerRequest::DECODE),
-    ("ServerResult", m::ServerResult::DECODE),
 ];
 
 /// Decodes `value` as the definition named `definition` and encodes it back;
@@ -123,6 +123,12 @@ pub fn roundtrip(
     Some(
         match definition {
             "Annotations" => crate::roundtrip::<m::Annotations>(value),
+            "ClientNotification" => crate::roundtrip::<m::AnyClientNotification>(value),
+            "ClientRequest" => crate::roundtrip::<m::AnyClientRequest>(value),
+            "ClientResult" => crate::roundtrip::<m::AnyClientResult>(value),
+            "ServerNotification" => crate::roundtrip::<m::AnyServerNotification>(value),
+            "ServerRequest" => crate::roundtrip::<m::AnyServerRequest>(value),
+            "ServerResult" => crate::roundtrip::<m::AnyServerResult>(value),
             "AudioContent" => crate::roundtrip::<m::AudioContent>(value),
             "BlobResourceContents" => crate::roundtrip::<m::BlobResourceContents>(value),
             "CallToolRequest" => crate::roundtrip::<m::CallToolRequest>(value),
@@ -131,9 +137,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::CancelledNotification>(value)
             }
             "ClientCapabilities" => crate::roundtrip::<m::ClientCapabilities>(value),
-            "ClientNotification" => crate::roundtrip::<m::ClientNotification>(value),
-            "ClientRequest" => crate::roundtrip::<m::ClientRequest>(value),
-            "ClientResult" => crate::roundtrip::<m::ClientResult>(value),
             "CompleteRequest" => crate::roundtrip::<m::CompleteRequest>(value),
             "CompleteResult" => crate::roundtrip::<m::CompleteResult>(value),
             "CreateMessageRequest" => crate::roundtrip::<m::CreateMessageRequest>(value),
@@ -212,9 +215,6 @@ pub fn roundtrip(
             }
             "SamplingMessage" => crate::roundtrip::<m::SamplingMessage>(value),
             "ServerCapabilities" => crate::roundtrip::<m::ServerCapabilities>(value),
-            "ServerNotification" => crate::roundtrip::<m::ServerNotification>(value),
-            "ServerRequest" => crate::roundtrip::<m::ServerRequest>(value),
-            "ServerResult" => crate::roundtrip::<m::ServerResult>(value),
             "SetLevelRequest" => crate::roundtrip::<m::SetLevelRequest>(value),
             "SubscribeRequest" => crate::roundtrip::<m::SubscribeRequest>(value),
             "TextContent" => crate::roundtrip::<m::TextContent>(value),
@@ -237,6 +237,30 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "Annotations" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::Annotations>()
+            }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientResult>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerNotification>()
+            }
+            "ServerRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerRequest>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerResult>()
             }
             "AudioContent" => {
                 schemars::SchemaGenerator::default()
@@ -261,18 +285,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "ClientCapabilities" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ClientCapabilities>()
-            }
-            "ClientNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientNotification>()
-            }
-            "ClientRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientRequest>()
-            }
-            "ClientResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientResult>()
             }
             "CompleteRequest" => {
                 schemars::SchemaGenerator::default()
@@ -517,18 +529,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ServerCapabilities>()
             }
-            "ServerNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerNotification>()
-            }
-            "ServerRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerRequest>()
-            }
-            "ServerResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerResult>()
-            }
             "SetLevelRequest" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::SetLevelRequest>()
@@ -672,15 +672,15 @@ fn client_result_value(r: &m::methods::ClientResult) -> serde_json::Value {
 pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
     Some(
         match definition {
-            "ClientNotification" => m::ClientNotification::DECODE,
-            "ClientRequest" => m::ClientRequest::DECODE,
-            "ClientResult" => m::ClientResult::DECODE,
+            "ClientNotification" => m::AnyClientNotification::DECODE,
+            "ClientRequest" => m::AnyClientRequest::DECODE,
+            "ClientResult" => m::AnyClientResult::DECODE,
+            "ServerNotification" => m::AnyServerNotification::DECODE,
+            "ServerRequest" => m::AnyServerRequest::DECODE,
+            "ServerResult" => m::AnyServerResult::DECODE,
             "JSONRPCMessage" => m::JsonRpcMessage::DECODE,
             "ProgressToken" => m::ProgressToken::DECODE,
             "RequestId" => m::RequestId::DECODE,
-            "ServerNotification" => m::ServerNotification::DECODE,
-            "ServerRequest" => m::ServerRequest::DECODE,
-            "ServerResult" => m::ServerResult::DECODE,
             _ => return None,
         },
     )

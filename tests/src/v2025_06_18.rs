@@ -8,6 +8,12 @@ use mcp_spec_types::v2025_06_18 as m;
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.
 pub const DEFINITIONS: &[(&str, &str)] = &[
     ("Annotations", "Annotations"),
+    ("ClientNotification", "AnyClientNotification"),
+    ("ClientRequest", "AnyClientRequest"),
+    ("ClientResult", "AnyClientResult"),
+    ("ServerNotification", "AnyServerNotification"),
+    ("ServerRequest", "AnyServerRequest"),
+    ("ServerResult", "AnyServerResult"),
     ("AudioContent", "AudioContent"),
     ("BaseMetadata", "BaseMetadata"),
     ("BlobResourceContents", "BlobResourceContents"),
@@ -16,9 +22,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("CallToolResult", "CallToolResult"),
     ("CancelledNotification", "CancelledNotification"),
     ("ClientCapabilities", "ClientCapabilities"),
-    ("ClientNotification", "ClientNotification"),
-    ("ClientRequest", "ClientRequest"),
-    ("ClientResult", "ClientResult"),
     ("CompleteRequest", "CompleteRequest"),
     ("CompleteResult", "CompleteResult"),
     ("ContentBlock", "ContentBlock"),
@@ -86,9 +89,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("RootsListChangedNotification", "RootsListChangedNotification"),
     ("SamplingMessage", "SamplingMessage"),
     ("ServerCapabilities", "ServerCapabilities"),
-    ("ServerNotification", "ServerNotification"),
-    ("ServerRequest", "ServerRequest"),
-    ("ServerResult", "ServerResult"),
     ("SetLevelRequest", "SetLevelRequest"),
     ("StringSchema", "StringSchema"),
     ("SubscribeRequest", "SubscribeRequest"),
@@ -102,9 +102,12 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
 
 /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
 pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
-    ("ClientNotification", m::ClientNotification::DECODE),
-    ("ClientRequest", m::ClientRequest::DECODE),
-    ("ClientResult", m::ClientResult::DECODE),
+    ("AnyClientNotification", m::AnyClientNotification::DECODE),
+    ("AnyClientRequest", m::AnyClientRequest::DECODE),
+    ("AnyClientResult", m::AnyClientResult::DECODE),
+    ("AnyServerNotification", m::AnyServerNotification::DECODE),
+    ("AnyServerRequest", m::AnyServerRequest::DECODE),
+    ("AnyServerResult", m::AnyServerResult::DECODE),
     ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
     ("ContentBlock", m::ContentBlock::DECODE),
     ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
@@ -116,9 +119,6 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("ReadResourceResultContentsItem", m::ReadResourceResultContentsItem::DECODE),
     ("RequestId", m::RequestId::DECODE),
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
-    ("ServerNotification", m::ServerNotification::DECODE),
-    ("ServerRequest", m::ServerRequest::DECODE),
-    ("ServerResult", m::ServerResult::DECODE),
 ];
 
 /// Decodes `value` as the definition named `definition` and encodes it back;
@@ -130,6 +130,12 @@ pub fn roundtrip(
     Some(
         match definition {
             "Annotations" => crate::roundtrip::<m::Annotations>(value),
+            "ClientNotification" => crate::roundtrip::<m::AnyClientNotification>(value),
+            "ClientRequest" => crate::roundtrip::<m::AnyClientRequest>(value),
+            "ClientResult" => crate::roundtrip::<m::AnyClientResult>(value),
+            "ServerNotification" => crate::roundtrip::<m::AnyServerNotification>(value),
+            "ServerRequest" => crate::roundtrip::<m::AnyServerRequest>(value),
+            "ServerResult" => crate::roundtrip::<m::AnyServerResult>(value),
             "AudioContent" => crate::roundtrip::<m::AudioContent>(value),
             "BaseMetadata" => crate::roundtrip::<m::BaseMetadata>(value),
             "BlobResourceContents" => crate::roundtrip::<m::BlobResourceContents>(value),
@@ -140,9 +146,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::CancelledNotification>(value)
             }
             "ClientCapabilities" => crate::roundtrip::<m::ClientCapabilities>(value),
-            "ClientNotification" => crate::roundtrip::<m::ClientNotification>(value),
-            "ClientRequest" => crate::roundtrip::<m::ClientRequest>(value),
-            "ClientResult" => crate::roundtrip::<m::ClientResult>(value),
             "CompleteRequest" => crate::roundtrip::<m::CompleteRequest>(value),
             "CompleteResult" => crate::roundtrip::<m::CompleteResult>(value),
             "ContentBlock" => crate::roundtrip::<m::ContentBlock>(value),
@@ -230,9 +233,6 @@ pub fn roundtrip(
             }
             "SamplingMessage" => crate::roundtrip::<m::SamplingMessage>(value),
             "ServerCapabilities" => crate::roundtrip::<m::ServerCapabilities>(value),
-            "ServerNotification" => crate::roundtrip::<m::ServerNotification>(value),
-            "ServerRequest" => crate::roundtrip::<m::ServerRequest>(value),
-            "ServerResult" => crate::roundtrip::<m::ServerResult>(value),
             "SetLevelRequest" => crate::roundtrip::<m::SetLevelRequest>(value),
             "StringSchema" => crate::roundtrip::<m::StringSchema>(value),
             "SubscribeRequest" => crate::roundtrip::<m::SubscribeRequest>(value),
@@ -256,6 +256,30 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "Annotations" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::Annotations>()
+            }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientResult>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerNotification>()
+            }
+            "ServerRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerRequest>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerResult>()
             }
             "AudioContent" => {
                 schemars::SchemaGenerator::default()
@@ -288,18 +312,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "ClientCapabilities" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ClientCapabilities>()
-            }
-            "ClientNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientNotification>()
-            }
-            "ClientRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientRequest>()
-            }
-            "ClientResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientResult>()
             }
             "CompleteRequest" => {
                 schemars::SchemaGenerator::default()
@@ -564,18 +576,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ServerCapabilities>()
             }
-            "ServerNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerNotification>()
-            }
-            "ServerRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerRequest>()
-            }
-            "ServerResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerResult>()
-            }
             "SetLevelRequest" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::SetLevelRequest>()
@@ -724,17 +724,17 @@ fn client_result_value(r: &m::methods::ClientResult) -> serde_json::Value {
 pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
     Some(
         match definition {
-            "ClientNotification" => m::ClientNotification::DECODE,
-            "ClientRequest" => m::ClientRequest::DECODE,
-            "ClientResult" => m::ClientResult::DECODE,
+            "ClientNotification" => m::AnyClientNotification::DECODE,
+            "ClientRequest" => m::AnyClientRequest::DECODE,
+            "ClientResult" => m::AnyClientResult::DECODE,
+            "ServerNotification" => m::AnyServerNotification::DECODE,
+            "ServerRequest" => m::AnyServerRequest::DECODE,
+            "ServerResult" => m::AnyServerResult::DECODE,
             "ContentBlock" => m::ContentBlock::DECODE,
             "JSONRPCMessage" => m::JsonRpcMessage::DECODE,
             "PrimitiveSchemaDefinition" => m::PrimitiveSchemaDefinition::DECODE,
             "ProgressToken" => m::ProgressToken::DECODE,
             "RequestId" => m::RequestId::DECODE,
-            "ServerNotification" => m::ServerNotification::DECODE,
-            "ServerRequest" => m::ServerRequest::DECODE,
-            "ServerResult" => m::ServerResult::DECODE,
             _ => return None,
         },
     )

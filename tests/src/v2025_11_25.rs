@@ -8,6 +8,12 @@ use mcp_spec_types::v2025_11_25 as m;
 /// `(schema name, Rust name)` of every definition, sorted by Rust name.
 pub const DEFINITIONS: &[(&str, &str)] = &[
     ("Annotations", "Annotations"),
+    ("ClientNotification", "AnyClientNotification"),
+    ("ClientRequest", "AnyClientRequest"),
+    ("ClientResult", "AnyClientResult"),
+    ("ServerNotification", "AnyServerNotification"),
+    ("ServerRequest", "AnyServerRequest"),
+    ("ServerResult", "AnyServerResult"),
     ("AudioContent", "AudioContent"),
     ("BaseMetadata", "BaseMetadata"),
     ("BlobResourceContents", "BlobResourceContents"),
@@ -20,9 +26,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("CancelledNotification", "CancelledNotification"),
     ("CancelledNotificationParams", "CancelledNotificationParams"),
     ("ClientCapabilities", "ClientCapabilities"),
-    ("ClientNotification", "ClientNotification"),
-    ("ClientRequest", "ClientRequest"),
-    ("ClientResult", "ClientResult"),
     ("CompleteRequest", "CompleteRequest"),
     ("CompleteRequestParams", "CompleteRequestParams"),
     ("CompleteResult", "CompleteResult"),
@@ -121,9 +124,6 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("SamplingMessage", "SamplingMessage"),
     ("SamplingMessageContentBlock", "SamplingMessageContentBlock"),
     ("ServerCapabilities", "ServerCapabilities"),
-    ("ServerNotification", "ServerNotification"),
-    ("ServerRequest", "ServerRequest"),
-    ("ServerResult", "ServerResult"),
     ("SetLevelRequest", "SetLevelRequest"),
     ("SetLevelRequestParams", "SetLevelRequestParams"),
     ("SingleSelectEnumSchema", "SingleSelectEnumSchema"),
@@ -156,17 +156,20 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
 
 /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
 pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
-    ("CallToolResultResponseResult", m::CallToolResultResponseResult::DECODE),
-    ("ClientNotification", m::ClientNotification::DECODE),
-    ("ClientRequest", m::ClientRequest::DECODE),
-    ("ClientResult", m::ClientResult::DECODE),
+    ("AnyClientNotification", m::AnyClientNotification::DECODE),
+    ("AnyClientRequest", m::AnyClientRequest::DECODE),
+    ("AnyClientResult", m::AnyClientResult::DECODE),
+    ("AnyServerNotification", m::AnyServerNotification::DECODE),
+    ("AnyServerRequest", m::AnyServerRequest::DECODE),
+    ("AnyServerResult", m::AnyServerResult::DECODE),
+    ("CallToolOutcome", m::CallToolOutcome::DECODE),
     ("CompleteRequestParamsRef", m::CompleteRequestParamsRef::DECODE),
     ("ContentBlock", m::ContentBlock::DECODE),
+    ("CreateMessageOutcome", m::CreateMessageOutcome::DECODE),
     ("CreateMessageResultContent", m::CreateMessageResultContent::DECODE),
-    ("CreateMessageResultResponseResult", m::CreateMessageResultResponseResult::DECODE),
+    ("ElicitOutcome", m::ElicitOutcome::DECODE),
     ("ElicitRequestParams", m::ElicitRequestParams::DECODE),
     ("ElicitResultContentValue", m::ElicitResultContentValue::DECODE),
-    ("ElicitResultResponseResult", m::ElicitResultResponseResult::DECODE),
     ("EmbeddedResourceResource", m::EmbeddedResourceResource::DECODE),
     ("EnumSchema", m::EnumSchema::DECODE),
     ("JsonRpcMessage", m::JsonRpcMessage::DECODE),
@@ -178,9 +181,6 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("RequestId", m::RequestId::DECODE),
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
     ("SamplingMessageContentBlock", m::SamplingMessageContentBlock::DECODE),
-    ("ServerNotification", m::ServerNotification::DECODE),
-    ("ServerRequest", m::ServerRequest::DECODE),
-    ("ServerResult", m::ServerResult::DECODE),
     ("SingleSelectEnumSchema", m::SingleSelectEnumSchema::DECODE),
 ];
 
@@ -193,6 +193,12 @@ pub fn roundtrip(
     Some(
         match definition {
             "Annotations" => crate::roundtrip::<m::Annotations>(value),
+            "ClientNotification" => crate::roundtrip::<m::AnyClientNotification>(value),
+            "ClientRequest" => crate::roundtrip::<m::AnyClientRequest>(value),
+            "ClientResult" => crate::roundtrip::<m::AnyClientResult>(value),
+            "ServerNotification" => crate::roundtrip::<m::AnyServerNotification>(value),
+            "ServerRequest" => crate::roundtrip::<m::AnyServerRequest>(value),
+            "ServerResult" => crate::roundtrip::<m::AnyServerResult>(value),
             "AudioContent" => crate::roundtrip::<m::AudioContent>(value),
             "BaseMetadata" => crate::roundtrip::<m::BaseMetadata>(value),
             "BlobResourceContents" => crate::roundtrip::<m::BlobResourceContents>(value),
@@ -211,9 +217,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::CancelledNotificationParams>(value)
             }
             "ClientCapabilities" => crate::roundtrip::<m::ClientCapabilities>(value),
-            "ClientNotification" => crate::roundtrip::<m::ClientNotification>(value),
-            "ClientRequest" => crate::roundtrip::<m::ClientRequest>(value),
-            "ClientResult" => crate::roundtrip::<m::ClientResult>(value),
             "CompleteRequest" => crate::roundtrip::<m::CompleteRequest>(value),
             "CompleteRequestParams" => {
                 crate::roundtrip::<m::CompleteRequestParams>(value)
@@ -368,9 +371,6 @@ pub fn roundtrip(
                 crate::roundtrip::<m::SamplingMessageContentBlock>(value)
             }
             "ServerCapabilities" => crate::roundtrip::<m::ServerCapabilities>(value),
-            "ServerNotification" => crate::roundtrip::<m::ServerNotification>(value),
-            "ServerRequest" => crate::roundtrip::<m::ServerRequest>(value),
-            "ServerResult" => crate::roundtrip::<m::ServerResult>(value),
             "SetLevelRequest" => crate::roundtrip::<m::SetLevelRequest>(value),
             "SetLevelRequestParams" => {
                 crate::roundtrip::<m::SetLevelRequestParams>(value)
@@ -438,6 +438,30 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::Annotations>()
             }
+            "ClientNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientNotification>()
+            }
+            "ClientRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientRequest>()
+            }
+            "ClientResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyClientResult>()
+            }
+            "ServerNotification" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerNotification>()
+            }
+            "ServerRequest" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerRequest>()
+            }
+            "ServerResult" => {
+                schemars::SchemaGenerator::default()
+                    .into_root_schema_for::<m::AnyServerResult>()
+            }
             "AudioContent" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::AudioContent>()
@@ -485,18 +509,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
             "ClientCapabilities" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ClientCapabilities>()
-            }
-            "ClientNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientNotification>()
-            }
-            "ClientRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientRequest>()
-            }
-            "ClientResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ClientResult>()
             }
             "CompleteRequest" => {
                 schemars::SchemaGenerator::default()
@@ -883,18 +895,6 @@ pub fn schema(definition: &str) -> Option<schemars::Schema> {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::ServerCapabilities>()
             }
-            "ServerNotification" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerNotification>()
-            }
-            "ServerRequest" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerRequest>()
-            }
-            "ServerResult" => {
-                schemars::SchemaGenerator::default()
-                    .into_root_schema_for::<m::ServerResult>()
-            }
             "SetLevelRequest" => {
                 schemars::SchemaGenerator::default()
                     .into_root_schema_for::<m::SetLevelRequest>()
@@ -1126,9 +1126,12 @@ fn client_result_value(r: &m::methods::ClientResult) -> serde_json::Value {
 pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
     Some(
         match definition {
-            "ClientNotification" => m::ClientNotification::DECODE,
-            "ClientRequest" => m::ClientRequest::DECODE,
-            "ClientResult" => m::ClientResult::DECODE,
+            "ClientNotification" => m::AnyClientNotification::DECODE,
+            "ClientRequest" => m::AnyClientRequest::DECODE,
+            "ClientResult" => m::AnyClientResult::DECODE,
+            "ServerNotification" => m::AnyServerNotification::DECODE,
+            "ServerRequest" => m::AnyServerRequest::DECODE,
+            "ServerResult" => m::AnyServerResult::DECODE,
             "ContentBlock" => m::ContentBlock::DECODE,
             "ElicitRequestParams" => m::ElicitRequestParams::DECODE,
             "EnumSchema" => m::EnumSchema::DECODE,
@@ -1139,9 +1142,6 @@ pub fn union(definition: &str) -> Option<mcp_spec_types::rt::union::Union> {
             "ProgressToken" => m::ProgressToken::DECODE,
             "RequestId" => m::RequestId::DECODE,
             "SamplingMessageContentBlock" => m::SamplingMessageContentBlock::DECODE,
-            "ServerNotification" => m::ServerNotification::DECODE,
-            "ServerRequest" => m::ServerRequest::DECODE,
-            "ServerResult" => m::ServerResult::DECODE,
             "SingleSelectEnumSchema" => m::SingleSelectEnumSchema::DECODE,
             _ => return None,
         },

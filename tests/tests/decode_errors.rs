@@ -202,7 +202,7 @@ fn messages_report_the_path_from_the_envelope() {
     assert_eq!(e.error.path(), "content[0].text");
     assert_eq!(
         e.to_string(),
-        "the result does not fit `tools/call`: at `content[0].text`: CallToolResultResponseResult \
+        "the result does not fit `tools/call`: at `content[0].text`: CallToolOutcome \
          (as CallToolResult): ContentBlock (as TextContent): invalid type: integer `5`, expected a string"
     );
 

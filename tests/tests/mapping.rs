@@ -328,7 +328,7 @@ mod untagged_unions {
 
     #[test]
     fn client_result_most_specific_arm() {
-        use m::ClientResult as R;
+        use m::AnyClientResult as R;
         assert!(matches!(exact::<R>(json!({})), R::ResultObject(_)));
         assert!(matches!(
             exact::<R>(json!({"roots": []})),
@@ -350,7 +350,7 @@ mod untagged_unions {
     #[test]
     fn implied_result_type_tag() {
         use mcp_spec_types::v2026_07_28 as n;
-        use n::CallToolResultResponseResult as R;
+        use n::CallToolOutcome as R;
         let input = json!({"resultType": "input_required", "requestState": "s"});
         assert!(matches!(exact::<R>(input), R::InputRequiredResult(_)));
         let done = json!({"resultType": "complete", "content": []});

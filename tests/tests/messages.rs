@@ -471,16 +471,10 @@ fn typed_result_decoding_and_mismatch() {
     let raw = |v: &serde_json::Value| RawResult::from_value(v).unwrap();
     let done = json!({"resultType": "complete", "content": [{"type": "text", "text": "hi"}]});
     let r = decode_result::<methods::CallTool>(&raw(&done)).unwrap();
-    assert!(matches!(
-        r,
-        m::CallToolResultResponseResult::CallToolResult(_)
-    ));
+    assert!(matches!(r, m::CallToolOutcome::CallToolResult(_)));
     let more = json!({"resultType": "input_required", "requestState": "s"});
     let r = decode_result::<methods::CallTool>(&raw(&more)).unwrap();
-    assert!(matches!(
-        r,
-        m::CallToolResultResponseResult::InputRequiredResult(_)
-    ));
+    assert!(matches!(r, m::CallToolOutcome::InputRequiredResult(_)));
     let wrong = json!({"resultType": "complete", "tools": []});
     let e = decode_result::<methods::CallTool>(&raw(&wrong)).unwrap_err();
     assert_eq!(e.raw.to_value(), wrong);

@@ -224,15 +224,9 @@ fn method_enum_and_markers() {
     // tools/call may be task-augmented in 2025-11-25: its result is CallToolResult or
     // CreateTaskResult, told apart by their required fields.
     let r = result_of::<methods::CallTool>(serde_json::json!({"content": []}));
-    assert!(matches!(
-        r,
-        m::CallToolResultResponseResult::CallToolResult(_)
-    ));
+    assert!(matches!(r, m::CallToolOutcome::CallToolResult(_)));
     let task = serde_json::json!({"task": {"taskId": "t", "status": "working", "createdAt": "c",
         "lastUpdatedAt": "l", "ttl": null}});
     let r = result_of::<methods::CallTool>(task);
-    assert!(matches!(
-        r,
-        m::CallToolResultResponseResult::CreateTaskResult(_)
-    ));
+    assert!(matches!(r, m::CallToolOutcome::CreateTaskResult(_)));
 }

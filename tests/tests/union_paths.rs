@@ -273,9 +273,9 @@ fn a_result_union_decodes_to_the_arm_the_rules_choose() {
     use mcp_spec_types::rt::jsonrpc::decode_result_checked;
     use mcp_spec_types::v2026_07_28 as w;
     let task = r#"{"taskId":"t","status":"working","createdAt":"2025-01-01T00:00:00Z","lastUpdatedAt":"2025-01-01T00:00:00Z","ttl":null}"#;
-    let arm = |r: Result<v::CallToolResultResponseResult, _>| match r {
-        Ok(v::CallToolResultResponseResult::CallToolResult(_)) => "result",
-        Ok(v::CallToolResultResponseResult::CreateTaskResult(_)) => "task",
+    let arm = |r: Result<v::CallToolOutcome, _>| match r {
+        Ok(v::CallToolOutcome::CallToolResult(_)) => "result",
+        Ok(v::CallToolOutcome::CreateTaskResult(_)) => "task",
         Err(_) => "-",
     };
     let cases = [
@@ -297,9 +297,9 @@ fn a_result_union_decodes_to_the_arm_the_rules_choose() {
         let got = arm(decode_result_checked::<v::methods::CallTool>(text.trim()));
         assert_eq!(got, *want, "{text}");
     }
-    let arm = |r: Result<w::CallToolResultResponseResult, _>| match r {
-        Ok(w::CallToolResultResponseResult::CallToolResult(_)) => "result",
-        Ok(w::CallToolResultResponseResult::InputRequiredResult(_)) => "input",
+    let arm = |r: Result<w::CallToolOutcome, _>| match r {
+        Ok(w::CallToolOutcome::CallToolResult(_)) => "result",
+        Ok(w::CallToolOutcome::InputRequiredResult(_)) => "input",
         Err(_) => "-",
     };
     let cases = [

@@ -316,7 +316,7 @@ async fn run_2026_07_28(
                 .await
                 .map_err(error)?;
             match r {
-                v::CallToolResultResponseResult::InputRequiredResult(ir) if rounds < 3 => {
+                v::CallToolOutcome::InputRequiredResult(ir) if rounds < 3 => {
                     rounds += 1;
                     let mut responses = serde_json::Map::new();
                     for (key, request) in ir.input_requests.iter().flatten() {

@@ -17,7 +17,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Complete as crate::rt::method::Request>::Result,
+            super::CompleteResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -30,7 +30,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetPrompt as crate::rt::method::Request>::Result,
+            super::GetPromptOutcome,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -43,7 +43,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListPrompts as crate::rt::method::Request>::Result,
+            super::ListPromptsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -56,7 +56,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListResources as crate::rt::method::Request>::Result,
+            super::ListResourcesResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -69,7 +69,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ReadResource as crate::rt::method::Request>::Result,
+            super::ReadResourceOutcome,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -82,7 +82,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
+            super::ListResourceTemplatesResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -97,7 +97,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Discover as crate::rt::method::Request>::Result,
+            super::DiscoverResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -110,7 +110,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::SubscriptionsListen as crate::rt::method::Request>::Result,
+            super::SubscriptionsListenResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -123,7 +123,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CallTool as crate::rt::method::Request>::Result,
+            super::CallToolOutcome,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -136,7 +136,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListTools as crate::rt::method::Request>::Result,
+            super::ListToolsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -161,7 +161,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Elicit as crate::rt::method::Request>::Result,
+            super::ElicitResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -174,7 +174,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListRoots as crate::rt::method::Request>::Result,
+            super::ListRootsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -187,7 +187,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CreateMessage as crate::rt::method::Request>::Result,
+            super::CreateMessageResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -519,30 +519,21 @@ impl ServerPeer {
     pub async fn complete(
         &self,
         params: &super::CompleteRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Complete as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CompleteResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Complete>(Some(params)).await
     }
     /// Sends `prompts/get` and decodes its result.
     pub async fn get_prompt(
         &self,
         params: &super::GetPromptRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::GetPrompt as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::GetPromptOutcome, crate::rt::service::CallError> {
         self.0.request::<super::methods::GetPrompt>(Some(params)).await
     }
     /// Sends `prompts/list` and decodes its result.
     pub async fn list_prompts(
         &self,
         params: &super::PaginatedRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::ListPrompts as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListPromptsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListPrompts>(Some(params)).await
     }
     /// Sends `resources/list` and decodes its result.
@@ -550,7 +541,7 @@ impl ServerPeer {
         &self,
         params: &super::PaginatedRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::ListResources as crate::rt::method::Request>::Result,
+        super::ListResourcesResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ListResources>(Some(params)).await
@@ -560,7 +551,7 @@ impl ServerPeer {
         &self,
         params: &super::ReadResourceRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::ReadResource as crate::rt::method::Request>::Result,
+        super::ReadResourceOutcome,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ReadResource>(Some(params)).await
@@ -570,7 +561,7 @@ impl ServerPeer {
         &self,
         params: &super::PaginatedRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
+        super::ListResourceTemplatesResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ListResourceTemplates>(Some(params)).await
@@ -579,10 +570,7 @@ impl ServerPeer {
     pub async fn discover(
         &self,
         params: &super::RequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Discover as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::DiscoverResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Discover>(Some(params)).await
     }
     /// Sends `subscriptions/listen` and decodes its result.
@@ -590,7 +578,7 @@ impl ServerPeer {
         &self,
         params: &super::SubscriptionsListenRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::SubscriptionsListen as crate::rt::method::Request>::Result,
+        super::SubscriptionsListenResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::SubscriptionsListen>(Some(params)).await
@@ -599,20 +587,14 @@ impl ServerPeer {
     pub async fn call_tool(
         &self,
         params: &super::CallToolRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::CallTool as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CallToolOutcome, crate::rt::service::CallError> {
         self.0.request::<super::methods::CallTool>(Some(params)).await
     }
     /// Sends `tools/list` and decodes its result.
     pub async fn list_tools(
         &self,
         params: &super::PaginatedRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::ListTools as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListToolsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListTools>(Some(params)).await
     }
     /// Sends the notification `notifications/cancelled`.

@@ -60,6 +60,896 @@ crate::rt::open_object! {
     }
 }
 
+/// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
+///
+/// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
+///
+/// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
+///
+/// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
+#[doc(alias = "ClientNotification")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct AnyClientNotification {
+    pub jsonrpc: consts::V2_0,
+    pub method: consts::NotificationsCancelled,
+    pub params: CancelledNotificationParams,
+    /// Properties not named above, kept and written back: the schema allows them.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+
+crate::rt::open_object! {
+    AnyClientNotification {
+        jsonrpc: "jsonrpc",
+        method: "method",
+        params: "params",
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `DiscoverRequest`: an object; `method` = `"server/discover"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
+/// - `ListResourcesRequest`: an object; `method` = `"resources/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
+/// - `ListResourceTemplatesRequest`: an object; `method` = `"resources/templates/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
+/// - `ReadResourceRequest`: an object; `method` = `"resources/read"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.uri`
+/// - `SubscriptionsListenRequest`: an object; `method` = `"subscriptions/listen"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.notifications`
+/// - `ListPromptsRequest`: an object; `method` = `"prompts/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
+/// - `GetPromptRequest`: an object; `method` = `"prompts/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
+/// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
+/// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
+/// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.argument`, `params.ref`
+#[doc(alias = "ClientRequest")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientRequest {
+    /// The [`DiscoverRequest`] arm.
+    DiscoverRequest(DiscoverRequest),
+    /// The [`ListResourcesRequest`] arm.
+    ListResourcesRequest(ListResourcesRequest),
+    /// The [`ListResourceTemplatesRequest`] arm.
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// The [`ReadResourceRequest`] arm.
+    ReadResourceRequest(ReadResourceRequest),
+    /// The [`SubscriptionsListenRequest`] arm.
+    SubscriptionsListenRequest(SubscriptionsListenRequest),
+    /// The [`ListPromptsRequest`] arm.
+    ListPromptsRequest(ListPromptsRequest),
+    /// The [`GetPromptRequest`] arm.
+    GetPromptRequest(GetPromptRequest),
+    /// The [`ListToolsRequest`] arm.
+    ListToolsRequest(ListToolsRequest),
+    /// The [`CallToolRequest`] arm.
+    CallToolRequest(CallToolRequest),
+    /// The [`CompleteRequest`] arm.
+    CompleteRequest(CompleteRequest),
+}
+
+impl AnyClientRequest {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientRequest",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "DiscoverRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["server/discover"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourcesRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/list"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourceTemplatesRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/templates/list"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/read"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                    &["params", "uri"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SubscriptionsListenRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["subscriptions/listen"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                    &["params", "notifications"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListPromptsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["prompts/list"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["prompts/get"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                    &["params", "name"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListToolsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tools/list"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tools/call"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                    &["params", "name"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CompleteRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["completion/complete"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "_meta"],
+                    &["params", "argument"],
+                    &["params", "ref"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientRequest {
+        DiscoverRequest(DiscoverRequest),
+        ListResourcesRequest(ListResourcesRequest),
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+        ReadResourceRequest(ReadResourceRequest),
+        SubscriptionsListenRequest(SubscriptionsListenRequest),
+        ListPromptsRequest(ListPromptsRequest),
+        GetPromptRequest(GetPromptRequest),
+        ListToolsRequest(ListToolsRequest),
+        CallToolRequest(CallToolRequest),
+        CompleteRequest(CompleteRequest),
+    }
+}
+
+impl ::std::convert::From<DiscoverRequest> for AnyClientRequest {
+    fn from(value: DiscoverRequest) -> Self {
+        Self::DiscoverRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListResourcesRequest> for AnyClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListResourceTemplatesRequest> for AnyClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceRequest> for AnyClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(value)
+    }
+}
+
+impl ::std::convert::From<SubscriptionsListenRequest> for AnyClientRequest {
+    fn from(value: SubscriptionsListenRequest) -> Self {
+        Self::SubscriptionsListenRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListPromptsRequest> for AnyClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptRequest> for AnyClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListToolsRequest> for AnyClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(value)
+    }
+}
+
+impl ::std::convert::From<CallToolRequest> for AnyClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        Self::CallToolRequest(value)
+    }
+}
+
+impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        Self::CompleteRequest(value)
+    }
+}
+
+/// Common result fields.
+#[doc(alias = "ClientResult")]
+pub type AnyClientResult = ResultObject;
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `jsonrpc`, `method`, `params`, `params.requestId`
+/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
+/// - `ResourceListChangedNotification`: an object; `method` = `"notifications/resources/list_changed"`; requires `jsonrpc`, `method`
+/// - `SubscriptionsAcknowledgedNotification`: an object; `method` = `"notifications/subscriptions/acknowledged"`; requires `jsonrpc`, `method`, `params`, `params.notifications`
+/// - `ResourceUpdatedNotification`: an object; `method` = `"notifications/resources/updated"`; requires `jsonrpc`, `method`, `params`, `params.uri`
+/// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `jsonrpc`, `method`
+/// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
+/// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
+#[doc(alias = "ServerNotification")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerNotification {
+    /// The [`CancelledNotification`] arm.
+    CancelledNotification(CancelledNotification),
+    /// The [`ProgressNotification`] arm.
+    ProgressNotification(ProgressNotification),
+    /// The [`ResourceListChangedNotification`] arm.
+    ResourceListChangedNotification(ResourceListChangedNotification),
+    /// The [`SubscriptionsAcknowledgedNotification`] arm.
+    SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
+    /// The [`ResourceUpdatedNotification`] arm.
+    ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// The [`PromptListChangedNotification`] arm.
+    PromptListChangedNotification(PromptListChangedNotification),
+    /// The [`ToolListChangedNotification`] arm.
+    ToolListChangedNotification(ToolListChangedNotification),
+    /// The [`LoggingMessageNotification`] arm.
+    LoggingMessageNotification(LoggingMessageNotification),
+}
+
+impl AnyServerNotification {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerNotification",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CancelledNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/cancelled"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "requestId"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ProgressNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/progress"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "progress"],
+                    &["params", "progressToken"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ResourceListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/resources/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SubscriptionsAcknowledgedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/subscriptions/acknowledged"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "notifications"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ResourceUpdatedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/resources/updated"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"], &["params"], &["params", "uri"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "PromptListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/prompts/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ToolListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/tools/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "LoggingMessageNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/message"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "data"],
+                    &["params", "level"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerNotification {
+        CancelledNotification(CancelledNotification),
+        ProgressNotification(ProgressNotification),
+        ResourceListChangedNotification(ResourceListChangedNotification),
+        SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
+        ResourceUpdatedNotification(ResourceUpdatedNotification),
+        PromptListChangedNotification(PromptListChangedNotification),
+        ToolListChangedNotification(ToolListChangedNotification),
+        LoggingMessageNotification(LoggingMessageNotification),
+    }
+}
+
+impl ::std::convert::From<CancelledNotification> for AnyServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::CancelledNotification(value)
+    }
+}
+
+impl ::std::convert::From<ProgressNotification> for AnyServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::ProgressNotification(value)
+    }
+}
+
+impl ::std::convert::From<ResourceListChangedNotification> for AnyServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<SubscriptionsAcknowledgedNotification>
+for AnyServerNotification {
+    fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
+        Self::SubscriptionsAcknowledgedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ResourceUpdatedNotification> for AnyServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(value)
+    }
+}
+
+impl ::std::convert::From<PromptListChangedNotification> for AnyServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ToolListChangedNotification> for AnyServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `ResultObject`: an object; `resultType` = `"complete"` or absent; requires `resultType`
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `DiscoverResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `capabilities`, `resultType`, `supportedVersions`, `ttlMs`
+/// - `ListResourcesResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resources`, `resultType`, `ttlMs`
+/// - `ListResourceTemplatesResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resourceTemplates`, `resultType`, `ttlMs`
+/// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
+/// - `SubscriptionsListenResult`: an object; `resultType` = `"complete"` or absent; requires `_meta`, `_meta.io.modelcontextprotocol/subscriptionId`, `resultType`
+/// - `ListPromptsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `prompts`, `resultType`, `ttlMs`
+/// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
+/// - `ListToolsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resultType`, `tools`, `ttlMs`
+/// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
+/// - `CompleteResult`: an object; `resultType` = `"complete"` or absent; requires `completion`, `completion.values`, `resultType`
+#[doc(alias = "ServerResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerResult {
+    /// The [`ResultObject`] arm.
+    ResultObject(ResultObject),
+    /// The [`InputRequiredResult`] arm.
+    InputRequiredResult(InputRequiredResult),
+    /// The [`DiscoverResult`] arm.
+    DiscoverResult(DiscoverResult),
+    /// The [`ListResourcesResult`] arm.
+    ListResourcesResult(ListResourcesResult),
+    /// The [`ListResourceTemplatesResult`] arm.
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// The [`ReadResourceResult`] arm.
+    ReadResourceResult(ReadResourceResult),
+    /// The [`SubscriptionsListenResult`] arm.
+    SubscriptionsListenResult(SubscriptionsListenResult),
+    /// The [`ListPromptsResult`] arm.
+    ListPromptsResult(ListPromptsResult),
+    /// The [`GetPromptResult`] arm.
+    GetPromptResult(GetPromptResult),
+    /// The [`ListToolsResult`] arm.
+    ListToolsResult(ListToolsResult),
+    /// The [`CallToolResult`] arm.
+    CallToolResult(CallToolResult),
+    /// The [`CompleteResult`] arm.
+    CompleteResult(CompleteResult),
+}
+
+impl AnyServerResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerResult",
+        tag: ::std::option::Option::Some("resultType"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ResultObject",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["resultType"]],
+                known: &["_meta", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "InputRequiredResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["input_required"],
+                tag_optional: false,
+                required: &[&["resultType"]],
+                known: &["_meta", "inputRequests", "requestState", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "DiscoverResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[
+                    &["cacheScope"],
+                    &["capabilities"],
+                    &["resultType"],
+                    &["supportedVersions"],
+                    &["ttlMs"],
+                ],
+                known: &[
+                    "_meta",
+                    "cacheScope",
+                    "capabilities",
+                    "instructions",
+                    "resultType",
+                    "supportedVersions",
+                    "ttlMs",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourcesResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[
+                    &["cacheScope"],
+                    &["resources"],
+                    &["resultType"],
+                    &["ttlMs"],
+                ],
+                known: &[
+                    "_meta",
+                    "cacheScope",
+                    "nextCursor",
+                    "resources",
+                    "resultType",
+                    "ttlMs",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourceTemplatesResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[
+                    &["cacheScope"],
+                    &["resourceTemplates"],
+                    &["resultType"],
+                    &["ttlMs"],
+                ],
+                known: &[
+                    "_meta",
+                    "cacheScope",
+                    "nextCursor",
+                    "resourceTemplates",
+                    "resultType",
+                    "ttlMs",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
+                known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SubscriptionsListenResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[
+                    &["_meta"],
+                    &["_meta", "io.modelcontextprotocol/subscriptionId"],
+                    &["resultType"],
+                ],
+                known: &["_meta", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListPromptsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["cacheScope"], &["prompts"], &["resultType"], &["ttlMs"]],
+                known: &[
+                    "_meta",
+                    "cacheScope",
+                    "nextCursor",
+                    "prompts",
+                    "resultType",
+                    "ttlMs",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["messages"], &["resultType"]],
+                known: &["_meta", "description", "messages", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListToolsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["cacheScope"], &["resultType"], &["tools"], &["ttlMs"]],
+                known: &[
+                    "_meta",
+                    "cacheScope",
+                    "nextCursor",
+                    "resultType",
+                    "tools",
+                    "ttlMs",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["content"], &["resultType"]],
+                known: &[
+                    "_meta",
+                    "content",
+                    "isError",
+                    "resultType",
+                    "structuredContent",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CompleteResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["completion"], &["completion", "values"], &["resultType"]],
+                known: &["_meta", "completion", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerResult {
+        ResultObject(ResultObject),
+        InputRequiredResult(InputRequiredResult),
+        DiscoverResult(DiscoverResult),
+        ListResourcesResult(ListResourcesResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ReadResourceResult(ReadResourceResult),
+        SubscriptionsListenResult(SubscriptionsListenResult),
+        ListPromptsResult(ListPromptsResult),
+        GetPromptResult(GetPromptResult),
+        ListToolsResult(ListToolsResult),
+        CallToolResult(CallToolResult),
+        CompleteResult(CompleteResult),
+    }
+}
+
+impl ::std::convert::From<ResultObject> for AnyServerResult {
+    fn from(value: ResultObject) -> Self {
+        Self::ResultObject(value)
+    }
+}
+
+impl ::std::convert::From<InputRequiredResult> for AnyServerResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+
+impl ::std::convert::From<DiscoverResult> for AnyServerResult {
+    fn from(value: DiscoverResult) -> Self {
+        Self::DiscoverResult(value)
+    }
+}
+
+impl ::std::convert::From<ListResourcesResult> for AnyServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(value)
+    }
+}
+
+impl ::std::convert::From<ListResourceTemplatesResult> for AnyServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceResult> for AnyServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+
+impl ::std::convert::From<SubscriptionsListenResult> for AnyServerResult {
+    fn from(value: SubscriptionsListenResult) -> Self {
+        Self::SubscriptionsListenResult(value)
+    }
+}
+
+impl ::std::convert::From<ListPromptsResult> for AnyServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptResult> for AnyServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+
+impl ::std::convert::From<ListToolsResult> for AnyServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListToolsResult(value)
+    }
+}
+
+impl ::std::convert::From<CallToolResult> for AnyServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+
+impl ::std::convert::From<CompleteResult> for AnyServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::CompleteResult(value)
+    }
+}
+
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -304,6 +1194,82 @@ impl ::std::str::FromStr for CacheableResultCacheScope {
     }
 }
 
+/// Anonymous in the schema at `#/$defs/CallToolResultResponse/properties/result`.
+///
+/// # Decoding
+///
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
+#[doc(alias = "CallToolResultResponseResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum CallToolOutcome {
+    /// The [`InputRequiredResult`] arm.
+    InputRequiredResult(InputRequiredResult),
+    /// The [`CallToolResult`] arm.
+    CallToolResult(CallToolResult),
+}
+
+impl CallToolOutcome {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "CallToolOutcome",
+        tag: ::std::option::Option::Some("resultType"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "InputRequiredResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["input_required"],
+                tag_optional: false,
+                required: &[&["resultType"]],
+                known: &["_meta", "inputRequests", "requestState", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["content"], &["resultType"]],
+                known: &[
+                    "_meta",
+                    "content",
+                    "isError",
+                    "resultType",
+                    "structuredContent",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    CallToolOutcome {
+        InputRequiredResult(InputRequiredResult),
+        CallToolResult(CallToolResult),
+    }
+}
+
+impl ::std::convert::From<InputRequiredResult> for CallToolOutcome {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+
+impl ::std::convert::From<CallToolResult> for CallToolOutcome {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -445,7 +1411,7 @@ crate::rt::open_object! {
 pub struct CallToolResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
-    pub result: CallToolResultResponseResult,
+    pub result: CallToolOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -456,81 +1422,6 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
-    }
-}
-
-/// Anonymous in the schema at `#/$defs/CallToolResultResponse/properties/result`.
-///
-/// # Decoding
-///
-/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
-/// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum CallToolResultResponseResult {
-    /// The [`InputRequiredResult`] arm.
-    InputRequiredResult(InputRequiredResult),
-    /// The [`CallToolResult`] arm.
-    CallToolResult(CallToolResult),
-}
-
-impl CallToolResultResponseResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "CallToolResultResponseResult",
-        tag: ::std::option::Option::Some("resultType"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "InputRequiredResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["input_required"],
-                tag_optional: false,
-                required: &[&["resultType"]],
-                known: &["_meta", "inputRequests", "requestState", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["content"], &["resultType"]],
-                known: &[
-                    "_meta",
-                    "content",
-                    "isError",
-                    "resultType",
-                    "structuredContent",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    CallToolResultResponseResult {
-        InputRequiredResult(InputRequiredResult),
-        CallToolResult(CallToolResult),
-    }
-}
-
-impl ::std::convert::From<InputRequiredResult> for CallToolResultResponseResult {
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-
-impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
     }
 }
 
@@ -702,336 +1593,6 @@ crate::rt::open_object! {
         tools: "tools" optional,
     }
 }
-
-/// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
-///
-/// On stdio, the server also sends this notification, solely to terminate a [`subscriptions/listen`](SubscriptionsListenRequest) stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
-///
-/// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
-///
-/// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct ClientNotification {
-    pub jsonrpc: consts::V2_0,
-    pub method: consts::NotificationsCancelled,
-    pub params: CancelledNotificationParams,
-    /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
-    pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
-}
-
-crate::rt::open_object! {
-    ClientNotification {
-        jsonrpc: "jsonrpc",
-        method: "method",
-        params: "params",
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `DiscoverRequest`: an object; `method` = `"server/discover"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
-/// - `ListResourcesRequest`: an object; `method` = `"resources/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
-/// - `ListResourceTemplatesRequest`: an object; `method` = `"resources/templates/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
-/// - `ReadResourceRequest`: an object; `method` = `"resources/read"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.uri`
-/// - `SubscriptionsListenRequest`: an object; `method` = `"subscriptions/listen"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.notifications`
-/// - `ListPromptsRequest`: an object; `method` = `"prompts/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
-/// - `GetPromptRequest`: an object; `method` = `"prompts/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
-/// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
-/// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
-/// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientRequest {
-    /// The [`DiscoverRequest`] arm.
-    DiscoverRequest(DiscoverRequest),
-    /// The [`ListResourcesRequest`] arm.
-    ListResourcesRequest(ListResourcesRequest),
-    /// The [`ListResourceTemplatesRequest`] arm.
-    ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// The [`ReadResourceRequest`] arm.
-    ReadResourceRequest(ReadResourceRequest),
-    /// The [`SubscriptionsListenRequest`] arm.
-    SubscriptionsListenRequest(SubscriptionsListenRequest),
-    /// The [`ListPromptsRequest`] arm.
-    ListPromptsRequest(ListPromptsRequest),
-    /// The [`GetPromptRequest`] arm.
-    GetPromptRequest(GetPromptRequest),
-    /// The [`ListToolsRequest`] arm.
-    ListToolsRequest(ListToolsRequest),
-    /// The [`CallToolRequest`] arm.
-    CallToolRequest(CallToolRequest),
-    /// The [`CompleteRequest`] arm.
-    CompleteRequest(CompleteRequest),
-}
-
-impl ClientRequest {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientRequest",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "DiscoverRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["server/discover"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourcesRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/list"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourceTemplatesRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/templates/list"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/read"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                    &["params", "uri"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SubscriptionsListenRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["subscriptions/listen"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                    &["params", "notifications"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListPromptsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["prompts/list"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["prompts/get"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                    &["params", "name"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListToolsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tools/list"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tools/call"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                    &["params", "name"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CompleteRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["completion/complete"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "_meta"],
-                    &["params", "argument"],
-                    &["params", "ref"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientRequest {
-        DiscoverRequest(DiscoverRequest),
-        ListResourcesRequest(ListResourcesRequest),
-        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-        ReadResourceRequest(ReadResourceRequest),
-        SubscriptionsListenRequest(SubscriptionsListenRequest),
-        ListPromptsRequest(ListPromptsRequest),
-        GetPromptRequest(GetPromptRequest),
-        ListToolsRequest(ListToolsRequest),
-        CallToolRequest(CallToolRequest),
-        CompleteRequest(CompleteRequest),
-    }
-}
-
-impl ::std::convert::From<DiscoverRequest> for ClientRequest {
-    fn from(value: DiscoverRequest) -> Self {
-        Self::DiscoverRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-
-impl ::std::convert::From<SubscriptionsListenRequest> for ClientRequest {
-    fn from(value: SubscriptionsListenRequest) -> Self {
-        Self::SubscriptionsListenRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptRequest> for ClientRequest {
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListToolsRequest> for ClientRequest {
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-
-impl ::std::convert::From<CallToolRequest> for ClientRequest {
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-
-impl ::std::convert::From<CompleteRequest> for ClientRequest {
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
-}
-
-/// Common result fields.
-pub type ClientResult = ResultObject;
 
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
@@ -2741,6 +3302,76 @@ crate::rt::open_object! {
     }
 }
 
+/// Anonymous in the schema at `#/$defs/GetPromptResultResponse/properties/result`.
+///
+/// # Decoding
+///
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
+#[doc(alias = "GetPromptResultResponseResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum GetPromptOutcome {
+    /// The [`InputRequiredResult`] arm.
+    InputRequiredResult(InputRequiredResult),
+    /// The [`GetPromptResult`] arm.
+    GetPromptResult(GetPromptResult),
+}
+
+impl GetPromptOutcome {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "GetPromptOutcome",
+        tag: ::std::option::Option::Some("resultType"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "InputRequiredResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["input_required"],
+                tag_optional: false,
+                required: &[&["resultType"]],
+                known: &["_meta", "inputRequests", "requestState", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["messages"], &["resultType"]],
+                known: &["_meta", "description", "messages", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    GetPromptOutcome {
+        InputRequiredResult(InputRequiredResult),
+        GetPromptResult(GetPromptResult),
+    }
+}
+
+impl ::std::convert::From<InputRequiredResult> for GetPromptOutcome {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptResult> for GetPromptOutcome {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2856,7 +3487,7 @@ crate::rt::open_object! {
 pub struct GetPromptResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
-    pub result: GetPromptResultResponseResult,
+    pub result: GetPromptOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2867,75 +3498,6 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
-    }
-}
-
-/// Anonymous in the schema at `#/$defs/GetPromptResultResponse/properties/result`.
-///
-/// # Decoding
-///
-/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
-/// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum GetPromptResultResponseResult {
-    /// The [`InputRequiredResult`] arm.
-    InputRequiredResult(InputRequiredResult),
-    /// The [`GetPromptResult`] arm.
-    GetPromptResult(GetPromptResult),
-}
-
-impl GetPromptResultResponseResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "GetPromptResultResponseResult",
-        tag: ::std::option::Option::Some("resultType"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "InputRequiredResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["input_required"],
-                tag_optional: false,
-                required: &[&["resultType"]],
-                known: &["_meta", "inputRequests", "requestState", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["messages"], &["resultType"]],
-                known: &["_meta", "description", "messages", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    GetPromptResultResponseResult {
-        InputRequiredResult(InputRequiredResult),
-        GetPromptResult(GetPromptResult),
-    }
-}
-
-impl ::std::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptResult> for GetPromptResultResponseResult {
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
     }
 }
 
@@ -5937,6 +6499,76 @@ crate::rt::open_object! {
     }
 }
 
+/// Anonymous in the schema at `#/$defs/ReadResourceResultResponse/properties/result`.
+///
+/// # Decoding
+///
+/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
+/// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
+#[doc(alias = "ReadResourceResultResponseResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum ReadResourceOutcome {
+    /// The [`InputRequiredResult`] arm.
+    InputRequiredResult(InputRequiredResult),
+    /// The [`ReadResourceResult`] arm.
+    ReadResourceResult(ReadResourceResult),
+}
+
+impl ReadResourceOutcome {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "ReadResourceOutcome",
+        tag: ::std::option::Option::Some("resultType"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "InputRequiredResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["input_required"],
+                tag_optional: false,
+                required: &[&["resultType"]],
+                known: &["_meta", "inputRequests", "requestState", "resultType"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceResult",
+                json: crate::rt::union::Json::Object,
+                tags: &["complete"],
+                tag_optional: true,
+                required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
+                known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    ReadResourceOutcome {
+        InputRequiredResult(InputRequiredResult),
+        ReadResourceResult(ReadResourceResult),
+    }
+}
+
+impl ::std::convert::From<InputRequiredResult> for ReadResourceOutcome {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequiredResult(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceResult> for ReadResourceOutcome {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6190,7 +6822,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 pub struct ReadResourceResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
-    pub result: ReadResourceResultResponseResult,
+    pub result: ReadResourceOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -6201,75 +6833,6 @@ crate::rt::open_object! {
         jsonrpc: "jsonrpc",
         id: "id",
         result: "result",
-    }
-}
-
-/// Anonymous in the schema at `#/$defs/ReadResourceResultResponse/properties/result`.
-///
-/// # Decoding
-///
-/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
-/// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ReadResourceResultResponseResult {
-    /// The [`InputRequiredResult`] arm.
-    InputRequiredResult(InputRequiredResult),
-    /// The [`ReadResourceResult`] arm.
-    ReadResourceResult(ReadResourceResult),
-}
-
-impl ReadResourceResultResponseResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ReadResourceResultResponseResult",
-        tag: ::std::option::Option::Some("resultType"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "InputRequiredResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["input_required"],
-                tag_optional: false,
-                required: &[&["resultType"]],
-                known: &["_meta", "inputRequests", "requestState", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
-                known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ReadResourceResultResponseResult {
-        InputRequiredResult(InputRequiredResult),
-        ReadResourceResult(ReadResourceResult),
-    }
-}
-
-impl ::std::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
     }
 }
 
@@ -7510,560 +8073,6 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `jsonrpc`, `method`, `params`, `params.requestId`
-/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
-/// - `ResourceListChangedNotification`: an object; `method` = `"notifications/resources/list_changed"`; requires `jsonrpc`, `method`
-/// - `SubscriptionsAcknowledgedNotification`: an object; `method` = `"notifications/subscriptions/acknowledged"`; requires `jsonrpc`, `method`, `params`, `params.notifications`
-/// - `ResourceUpdatedNotification`: an object; `method` = `"notifications/resources/updated"`; requires `jsonrpc`, `method`, `params`, `params.uri`
-/// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `jsonrpc`, `method`
-/// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
-/// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerNotification {
-    /// The [`CancelledNotification`] arm.
-    CancelledNotification(CancelledNotification),
-    /// The [`ProgressNotification`] arm.
-    ProgressNotification(ProgressNotification),
-    /// The [`ResourceListChangedNotification`] arm.
-    ResourceListChangedNotification(ResourceListChangedNotification),
-    /// The [`SubscriptionsAcknowledgedNotification`] arm.
-    SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
-    /// The [`ResourceUpdatedNotification`] arm.
-    ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// The [`PromptListChangedNotification`] arm.
-    PromptListChangedNotification(PromptListChangedNotification),
-    /// The [`ToolListChangedNotification`] arm.
-    ToolListChangedNotification(ToolListChangedNotification),
-    /// The [`LoggingMessageNotification`] arm.
-    LoggingMessageNotification(LoggingMessageNotification),
-}
-
-impl ServerNotification {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerNotification",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CancelledNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/cancelled"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "requestId"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ProgressNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/progress"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "progress"],
-                    &["params", "progressToken"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ResourceListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/resources/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SubscriptionsAcknowledgedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/subscriptions/acknowledged"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "notifications"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ResourceUpdatedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/resources/updated"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"], &["params"], &["params", "uri"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "PromptListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/prompts/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ToolListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/tools/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "LoggingMessageNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/message"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "data"],
-                    &["params", "level"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerNotification {
-        CancelledNotification(CancelledNotification),
-        ProgressNotification(ProgressNotification),
-        ResourceListChangedNotification(ResourceListChangedNotification),
-        SubscriptionsAcknowledgedNotification(SubscriptionsAcknowledgedNotification),
-        ResourceUpdatedNotification(ResourceUpdatedNotification),
-        PromptListChangedNotification(PromptListChangedNotification),
-        ToolListChangedNotification(ToolListChangedNotification),
-        LoggingMessageNotification(LoggingMessageNotification),
-    }
-}
-
-impl ::std::convert::From<CancelledNotification> for ServerNotification {
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-
-impl ::std::convert::From<ProgressNotification> for ServerNotification {
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-
-impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<SubscriptionsAcknowledgedNotification> for ServerNotification {
-    fn from(value: SubscriptionsAcknowledgedNotification) -> Self {
-        Self::SubscriptionsAcknowledgedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-
-impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
-}
-
-/// # Decoding
-///
-/// The `resultType` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `ResultObject`: an object; `resultType` = `"complete"` or absent; requires `resultType`
-/// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
-/// - `DiscoverResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `capabilities`, `resultType`, `supportedVersions`, `ttlMs`
-/// - `ListResourcesResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resources`, `resultType`, `ttlMs`
-/// - `ListResourceTemplatesResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resourceTemplates`, `resultType`, `ttlMs`
-/// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
-/// - `SubscriptionsListenResult`: an object; `resultType` = `"complete"` or absent; requires `_meta`, `_meta.io.modelcontextprotocol/subscriptionId`, `resultType`
-/// - `ListPromptsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `prompts`, `resultType`, `ttlMs`
-/// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
-/// - `ListToolsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resultType`, `tools`, `ttlMs`
-/// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
-/// - `CompleteResult`: an object; `resultType` = `"complete"` or absent; requires `completion`, `completion.values`, `resultType`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerResult {
-    /// The [`ResultObject`] arm.
-    ResultObject(ResultObject),
-    /// The [`InputRequiredResult`] arm.
-    InputRequiredResult(InputRequiredResult),
-    /// The [`DiscoverResult`] arm.
-    DiscoverResult(DiscoverResult),
-    /// The [`ListResourcesResult`] arm.
-    ListResourcesResult(ListResourcesResult),
-    /// The [`ListResourceTemplatesResult`] arm.
-    ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// The [`ReadResourceResult`] arm.
-    ReadResourceResult(ReadResourceResult),
-    /// The [`SubscriptionsListenResult`] arm.
-    SubscriptionsListenResult(SubscriptionsListenResult),
-    /// The [`ListPromptsResult`] arm.
-    ListPromptsResult(ListPromptsResult),
-    /// The [`GetPromptResult`] arm.
-    GetPromptResult(GetPromptResult),
-    /// The [`ListToolsResult`] arm.
-    ListToolsResult(ListToolsResult),
-    /// The [`CallToolResult`] arm.
-    CallToolResult(CallToolResult),
-    /// The [`CompleteResult`] arm.
-    CompleteResult(CompleteResult),
-}
-
-impl ServerResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerResult",
-        tag: ::std::option::Option::Some("resultType"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "ResultObject",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["resultType"]],
-                known: &["_meta", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "InputRequiredResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["input_required"],
-                tag_optional: false,
-                required: &[&["resultType"]],
-                known: &["_meta", "inputRequests", "requestState", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "DiscoverResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[
-                    &["cacheScope"],
-                    &["capabilities"],
-                    &["resultType"],
-                    &["supportedVersions"],
-                    &["ttlMs"],
-                ],
-                known: &[
-                    "_meta",
-                    "cacheScope",
-                    "capabilities",
-                    "instructions",
-                    "resultType",
-                    "supportedVersions",
-                    "ttlMs",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourcesResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[
-                    &["cacheScope"],
-                    &["resources"],
-                    &["resultType"],
-                    &["ttlMs"],
-                ],
-                known: &[
-                    "_meta",
-                    "cacheScope",
-                    "nextCursor",
-                    "resources",
-                    "resultType",
-                    "ttlMs",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourceTemplatesResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[
-                    &["cacheScope"],
-                    &["resourceTemplates"],
-                    &["resultType"],
-                    &["ttlMs"],
-                ],
-                known: &[
-                    "_meta",
-                    "cacheScope",
-                    "nextCursor",
-                    "resourceTemplates",
-                    "resultType",
-                    "ttlMs",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["cacheScope"], &["contents"], &["resultType"], &["ttlMs"]],
-                known: &["_meta", "cacheScope", "contents", "resultType", "ttlMs"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SubscriptionsListenResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[
-                    &["_meta"],
-                    &["_meta", "io.modelcontextprotocol/subscriptionId"],
-                    &["resultType"],
-                ],
-                known: &["_meta", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListPromptsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["cacheScope"], &["prompts"], &["resultType"], &["ttlMs"]],
-                known: &[
-                    "_meta",
-                    "cacheScope",
-                    "nextCursor",
-                    "prompts",
-                    "resultType",
-                    "ttlMs",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["messages"], &["resultType"]],
-                known: &["_meta", "description", "messages", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListToolsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["cacheScope"], &["resultType"], &["tools"], &["ttlMs"]],
-                known: &[
-                    "_meta",
-                    "cacheScope",
-                    "nextCursor",
-                    "resultType",
-                    "tools",
-                    "ttlMs",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["content"], &["resultType"]],
-                known: &[
-                    "_meta",
-                    "content",
-                    "isError",
-                    "resultType",
-                    "structuredContent",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CompleteResult",
-                json: crate::rt::union::Json::Object,
-                tags: &["complete"],
-                tag_optional: true,
-                required: &[&["completion"], &["completion", "values"], &["resultType"]],
-                known: &["_meta", "completion", "resultType"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerResult {
-        ResultObject(ResultObject),
-        InputRequiredResult(InputRequiredResult),
-        DiscoverResult(DiscoverResult),
-        ListResourcesResult(ListResourcesResult),
-        ListResourceTemplatesResult(ListResourceTemplatesResult),
-        ReadResourceResult(ReadResourceResult),
-        SubscriptionsListenResult(SubscriptionsListenResult),
-        ListPromptsResult(ListPromptsResult),
-        GetPromptResult(GetPromptResult),
-        ListToolsResult(ListToolsResult),
-        CallToolResult(CallToolResult),
-        CompleteResult(CompleteResult),
-    }
-}
-
-impl ::std::convert::From<ResultObject> for ServerResult {
-    fn from(value: ResultObject) -> Self {
-        Self::ResultObject(value)
-    }
-}
-
-impl ::std::convert::From<InputRequiredResult> for ServerResult {
-    fn from(value: InputRequiredResult) -> Self {
-        Self::InputRequiredResult(value)
-    }
-}
-
-impl ::std::convert::From<DiscoverResult> for ServerResult {
-    fn from(value: DiscoverResult) -> Self {
-        Self::DiscoverResult(value)
-    }
-}
-
-impl ::std::convert::From<ListResourcesResult> for ServerResult {
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-
-impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceResult> for ServerResult {
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-
-impl ::std::convert::From<SubscriptionsListenResult> for ServerResult {
-    fn from(value: SubscriptionsListenResult) -> Self {
-        Self::SubscriptionsListenResult(value)
-    }
-}
-
-impl ::std::convert::From<ListPromptsResult> for ServerResult {
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptResult> for ServerResult {
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-
-impl ::std::convert::From<ListToolsResult> for ServerResult {
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-
-impl ::std::convert::From<CallToolResult> for ServerResult {
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-
-impl ::std::convert::From<CompleteResult> for ServerResult {
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
     }
 }
 

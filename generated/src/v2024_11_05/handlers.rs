@@ -17,7 +17,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Complete as crate::rt::method::Request>::Result,
+            super::CompleteResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -30,7 +30,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Initialize as crate::rt::method::Request>::Result,
+            super::InitializeResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -43,7 +43,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::SetLevel as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -56,7 +56,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Ping as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -69,7 +69,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetPrompt as crate::rt::method::Request>::Result,
+            super::GetPromptResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -82,7 +82,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListPrompts as crate::rt::method::Request>::Result,
+            super::ListPromptsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -95,7 +95,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListResources as crate::rt::method::Request>::Result,
+            super::ListResourcesResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -108,7 +108,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ReadResource as crate::rt::method::Request>::Result,
+            super::ReadResourceResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -121,7 +121,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Subscribe as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -134,7 +134,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
+            super::ListResourceTemplatesResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -149,7 +149,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Unsubscribe as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -162,7 +162,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CallTool as crate::rt::method::Request>::Result,
+            super::CallToolResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -175,7 +175,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListTools as crate::rt::method::Request>::Result,
+            super::ListToolsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -224,7 +224,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Ping as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -237,7 +237,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListRoots as crate::rt::method::Request>::Result,
+            super::ListRootsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -250,7 +250,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CreateMessage as crate::rt::method::Request>::Result,
+            super::CreateMessageResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -610,60 +610,42 @@ impl ServerPeer {
     pub async fn complete(
         &self,
         params: &super::CompleteRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Complete as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CompleteResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Complete>(Some(params)).await
     }
     /// Sends `initialize` and decodes its result.
     pub async fn initialize(
         &self,
         params: &super::InitializeRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Initialize as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::InitializeResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Initialize>(Some(params)).await
     }
     /// Sends `logging/setLevel` and decodes its result.
     pub async fn set_level(
         &self,
         params: &super::SetLevelRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::SetLevel as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::SetLevel>(Some(params)).await
     }
     /// Sends `ping` and decodes its result.
     pub async fn ping(
         &self,
         params: ::std::option::Option<&super::PingRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::Ping as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Ping>(params).await
     }
     /// Sends `prompts/get` and decodes its result.
     pub async fn get_prompt(
         &self,
         params: &super::GetPromptRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::GetPrompt as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::GetPromptResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::GetPrompt>(Some(params)).await
     }
     /// Sends `prompts/list` and decodes its result.
     pub async fn list_prompts(
         &self,
         params: ::std::option::Option<&super::ListPromptsRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListPrompts as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListPromptsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListPrompts>(params).await
     }
     /// Sends `resources/list` and decodes its result.
@@ -671,7 +653,7 @@ impl ServerPeer {
         &self,
         params: ::std::option::Option<&super::ListResourcesRequestParams>,
     ) -> ::std::result::Result<
-        <super::methods::ListResources as crate::rt::method::Request>::Result,
+        super::ListResourcesResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ListResources>(params).await
@@ -681,7 +663,7 @@ impl ServerPeer {
         &self,
         params: &super::ReadResourceRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::ReadResource as crate::rt::method::Request>::Result,
+        super::ReadResourceResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ReadResource>(Some(params)).await
@@ -690,10 +672,7 @@ impl ServerPeer {
     pub async fn subscribe(
         &self,
         params: &super::SubscribeRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Subscribe as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Subscribe>(Some(params)).await
     }
     /// Sends `resources/templates/list` and decodes its result.
@@ -701,7 +680,7 @@ impl ServerPeer {
         &self,
         params: ::std::option::Option<&super::ListResourceTemplatesRequestParams>,
     ) -> ::std::result::Result<
-        <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
+        super::ListResourceTemplatesResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ListResourceTemplates>(params).await
@@ -710,30 +689,21 @@ impl ServerPeer {
     pub async fn unsubscribe(
         &self,
         params: &super::UnsubscribeRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Unsubscribe as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Unsubscribe>(Some(params)).await
     }
     /// Sends `tools/call` and decodes its result.
     pub async fn call_tool(
         &self,
         params: &super::CallToolRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::CallTool as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CallToolResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::CallTool>(Some(params)).await
     }
     /// Sends `tools/list` and decodes its result.
     pub async fn list_tools(
         &self,
         params: ::std::option::Option<&super::ListToolsRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListTools as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListToolsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListTools>(params).await
     }
     /// Sends the notification `notifications/cancelled`.
@@ -775,20 +745,14 @@ impl ClientPeer {
     pub async fn ping(
         &self,
         params: ::std::option::Option<&super::PingRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::Ping as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Ping>(params).await
     }
     /// Sends `roots/list` and decodes its result.
     pub async fn list_roots(
         &self,
         params: ::std::option::Option<&super::ListRootsRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListRoots as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListRootsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListRoots>(params).await
     }
     /// Sends `sampling/createMessage` and decodes its result.
@@ -796,7 +760,7 @@ impl ClientPeer {
         &self,
         params: &super::CreateMessageRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::CreateMessage as crate::rt::method::Request>::Result,
+        super::CreateMessageResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::CreateMessage>(Some(params)).await

@@ -60,6 +60,1092 @@ crate::rt::open_object! {
     }
 }
 
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `method`, `params`, `params.requestId`
+/// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `method`
+/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
+/// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
+#[doc(alias = "ClientNotification")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientNotification {
+    /// The [`CancelledNotification`] arm.
+    CancelledNotification(CancelledNotification),
+    /// The [`InitializedNotification`] arm.
+    InitializedNotification(InitializedNotification),
+    /// The [`ProgressNotification`] arm.
+    ProgressNotification(ProgressNotification),
+    /// The [`RootsListChangedNotification`] arm.
+    RootsListChangedNotification(RootsListChangedNotification),
+}
+
+impl AnyClientNotification {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientNotification",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CancelledNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/cancelled"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "requestId"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "InitializedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/initialized"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ProgressNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/progress"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "progress"],
+                    &["params", "progressToken"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "RootsListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/roots/list_changed"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientNotification {
+        CancelledNotification(CancelledNotification),
+        InitializedNotification(InitializedNotification),
+        ProgressNotification(ProgressNotification),
+        RootsListChangedNotification(RootsListChangedNotification),
+    }
+}
+
+impl ::std::convert::From<CancelledNotification> for AnyClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::CancelledNotification(value)
+    }
+}
+
+impl ::std::convert::From<InitializedNotification> for AnyClientNotification {
+    fn from(value: InitializedNotification) -> Self {
+        Self::InitializedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ProgressNotification> for AnyClientNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::ProgressNotification(value)
+    }
+}
+
+impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        Self::RootsListChangedNotification(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `InitializeRequest`: an object; `method` = `"initialize"`; requires `method`, `params`, `params.capabilities`, `params.clientInfo`, `params.protocolVersion`
+/// - `PingRequest`: an object; `method` = `"ping"`; requires `method`
+/// - `ListResourcesRequest`: an object; `method` = `"resources/list"`; requires `method`
+/// - `ListResourceTemplatesRequest`: an object; `method` = `"resources/templates/list"`; requires `method`
+/// - `ReadResourceRequest`: an object; `method` = `"resources/read"`; requires `method`, `params`, `params.uri`
+/// - `SubscribeRequest`: an object; `method` = `"resources/subscribe"`; requires `method`, `params`, `params.uri`
+/// - `UnsubscribeRequest`: an object; `method` = `"resources/unsubscribe"`; requires `method`, `params`, `params.uri`
+/// - `ListPromptsRequest`: an object; `method` = `"prompts/list"`; requires `method`
+/// - `GetPromptRequest`: an object; `method` = `"prompts/get"`; requires `method`, `params`, `params.name`
+/// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `method`
+/// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `method`, `params`, `params.name`
+/// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
+/// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
+#[doc(alias = "ClientRequest")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientRequest {
+    /// The [`InitializeRequest`] arm.
+    InitializeRequest(InitializeRequest),
+    /// The [`PingRequest`] arm.
+    PingRequest(PingRequest),
+    /// The [`ListResourcesRequest`] arm.
+    ListResourcesRequest(ListResourcesRequest),
+    /// The [`ListResourceTemplatesRequest`] arm.
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// The [`ReadResourceRequest`] arm.
+    ReadResourceRequest(ReadResourceRequest),
+    /// The [`SubscribeRequest`] arm.
+    SubscribeRequest(SubscribeRequest),
+    /// The [`UnsubscribeRequest`] arm.
+    UnsubscribeRequest(UnsubscribeRequest),
+    /// The [`ListPromptsRequest`] arm.
+    ListPromptsRequest(ListPromptsRequest),
+    /// The [`GetPromptRequest`] arm.
+    GetPromptRequest(GetPromptRequest),
+    /// The [`ListToolsRequest`] arm.
+    ListToolsRequest(ListToolsRequest),
+    /// The [`CallToolRequest`] arm.
+    CallToolRequest(CallToolRequest),
+    /// The [`SetLevelRequest`] arm.
+    SetLevelRequest(SetLevelRequest),
+    /// The [`CompleteRequest`] arm.
+    CompleteRequest(CompleteRequest),
+}
+
+impl AnyClientRequest {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientRequest",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "InitializeRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["initialize"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "capabilities"],
+                    &["params", "clientInfo"],
+                    &["params", "protocolVersion"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "PingRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["ping"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourcesRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/list"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourceTemplatesRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/templates/list"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/read"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "uri"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SubscribeRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/subscribe"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "uri"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "UnsubscribeRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/unsubscribe"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "uri"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListPromptsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["prompts/list"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["prompts/get"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "name"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListToolsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tools/list"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tools/call"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "name"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SetLevelRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["logging/setLevel"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "level"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CompleteRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["completion/complete"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "argument"],
+                    &["params", "ref"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientRequest {
+        InitializeRequest(InitializeRequest),
+        PingRequest(PingRequest),
+        ListResourcesRequest(ListResourcesRequest),
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+        ReadResourceRequest(ReadResourceRequest),
+        SubscribeRequest(SubscribeRequest),
+        UnsubscribeRequest(UnsubscribeRequest),
+        ListPromptsRequest(ListPromptsRequest),
+        GetPromptRequest(GetPromptRequest),
+        ListToolsRequest(ListToolsRequest),
+        CallToolRequest(CallToolRequest),
+        SetLevelRequest(SetLevelRequest),
+        CompleteRequest(CompleteRequest),
+    }
+}
+
+impl ::std::convert::From<InitializeRequest> for AnyClientRequest {
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+
+impl ::std::convert::From<PingRequest> for AnyClientRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::PingRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListResourcesRequest> for AnyClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListResourceTemplatesRequest> for AnyClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceRequest> for AnyClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(value)
+    }
+}
+
+impl ::std::convert::From<SubscribeRequest> for AnyClientRequest {
+    fn from(value: SubscribeRequest) -> Self {
+        Self::SubscribeRequest(value)
+    }
+}
+
+impl ::std::convert::From<UnsubscribeRequest> for AnyClientRequest {
+    fn from(value: UnsubscribeRequest) -> Self {
+        Self::UnsubscribeRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListPromptsRequest> for AnyClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptRequest> for AnyClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListToolsRequest> for AnyClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(value)
+    }
+}
+
+impl ::std::convert::From<CallToolRequest> for AnyClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        Self::CallToolRequest(value)
+    }
+}
+
+impl ::std::convert::From<SetLevelRequest> for AnyClientRequest {
+    fn from(value: SetLevelRequest) -> Self {
+        Self::SetLevelRequest(value)
+    }
+}
+
+impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        Self::CompleteRequest(value)
+    }
+}
+
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `ResultObject`: an object
+/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
+/// - `ListRootsResult`: an object; requires `roots`
+/// - `ElicitResult`: an object; requires `action`
+#[doc(alias = "ClientResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientResult {
+    /// The [`ResultObject`] arm.
+    ResultObject(ResultObject),
+    /// The [`CreateMessageResult`] arm.
+    CreateMessageResult(CreateMessageResult),
+    /// The [`ListRootsResult`] arm.
+    ListRootsResult(ListRootsResult),
+    /// The [`ElicitResult`] arm.
+    ElicitResult(ElicitResult),
+}
+
+impl AnyClientResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ResultObject",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[],
+                known: &["_meta"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateMessageResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"], &["model"], &["role"]],
+                known: &["_meta", "content", "model", "role", "stopReason"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListRootsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["roots"]],
+                known: &["_meta", "roots"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ElicitResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["action"]],
+                known: &["_meta", "action", "content"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientResult {
+        ResultObject(ResultObject),
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
+    }
+}
+
+impl ::std::convert::From<ResultObject> for AnyClientResult {
+    fn from(value: ResultObject) -> Self {
+        Self::ResultObject(value)
+    }
+}
+
+impl ::std::convert::From<CreateMessageResult> for AnyClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+
+impl ::std::convert::From<ListRootsResult> for AnyClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRootsResult(value)
+    }
+}
+
+impl ::std::convert::From<ElicitResult> for AnyClientResult {
+    fn from(value: ElicitResult) -> Self {
+        Self::ElicitResult(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `method`, `params`, `params.requestId`
+/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
+/// - `ResourceListChangedNotification`: an object; `method` = `"notifications/resources/list_changed"`; requires `method`
+/// - `ResourceUpdatedNotification`: an object; `method` = `"notifications/resources/updated"`; requires `method`, `params`, `params.uri`
+/// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `method`
+/// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
+/// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
+#[doc(alias = "ServerNotification")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerNotification {
+    /// The [`CancelledNotification`] arm.
+    CancelledNotification(CancelledNotification),
+    /// The [`ProgressNotification`] arm.
+    ProgressNotification(ProgressNotification),
+    /// The [`ResourceListChangedNotification`] arm.
+    ResourceListChangedNotification(ResourceListChangedNotification),
+    /// The [`ResourceUpdatedNotification`] arm.
+    ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// The [`PromptListChangedNotification`] arm.
+    PromptListChangedNotification(PromptListChangedNotification),
+    /// The [`ToolListChangedNotification`] arm.
+    ToolListChangedNotification(ToolListChangedNotification),
+    /// The [`LoggingMessageNotification`] arm.
+    LoggingMessageNotification(LoggingMessageNotification),
+}
+
+impl AnyServerNotification {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerNotification",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CancelledNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/cancelled"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "requestId"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ProgressNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/progress"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "progress"],
+                    &["params", "progressToken"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ResourceListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/resources/list_changed"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ResourceUpdatedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/resources/updated"],
+                tag_optional: false,
+                required: &[&["method"], &["params"], &["params", "uri"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "PromptListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/prompts/list_changed"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ToolListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/tools/list_changed"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "LoggingMessageNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/message"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "data"],
+                    &["params", "level"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerNotification {
+        CancelledNotification(CancelledNotification),
+        ProgressNotification(ProgressNotification),
+        ResourceListChangedNotification(ResourceListChangedNotification),
+        ResourceUpdatedNotification(ResourceUpdatedNotification),
+        PromptListChangedNotification(PromptListChangedNotification),
+        ToolListChangedNotification(ToolListChangedNotification),
+        LoggingMessageNotification(LoggingMessageNotification),
+    }
+}
+
+impl ::std::convert::From<CancelledNotification> for AnyServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::CancelledNotification(value)
+    }
+}
+
+impl ::std::convert::From<ProgressNotification> for AnyServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::ProgressNotification(value)
+    }
+}
+
+impl ::std::convert::From<ResourceListChangedNotification> for AnyServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ResourceUpdatedNotification> for AnyServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(value)
+    }
+}
+
+impl ::std::convert::From<PromptListChangedNotification> for AnyServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ToolListChangedNotification> for AnyServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `PingRequest`: an object; `method` = `"ping"`; requires `method`
+/// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
+/// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
+/// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`, `params.message`, `params.requestedSchema`
+#[doc(alias = "ServerRequest")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerRequest {
+    /// The [`PingRequest`] arm.
+    PingRequest(PingRequest),
+    /// The [`CreateMessageRequest`] arm.
+    CreateMessageRequest(CreateMessageRequest),
+    /// The [`ListRootsRequest`] arm.
+    ListRootsRequest(ListRootsRequest),
+    /// The [`ElicitRequest`] arm.
+    ElicitRequest(ElicitRequest),
+}
+
+impl AnyServerRequest {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerRequest",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "PingRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["ping"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateMessageRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["sampling/createMessage"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "maxTokens"],
+                    &["params", "messages"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListRootsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["roots/list"],
+                tag_optional: false,
+                required: &[&["method"]],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ElicitRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["elicitation/create"],
+                tag_optional: false,
+                required: &[
+                    &["method"],
+                    &["params"],
+                    &["params", "message"],
+                    &["params", "requestedSchema"],
+                ],
+                known: &["method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerRequest {
+        PingRequest(PingRequest),
+        CreateMessageRequest(CreateMessageRequest),
+        ListRootsRequest(ListRootsRequest),
+        ElicitRequest(ElicitRequest),
+    }
+}
+
+impl ::std::convert::From<PingRequest> for AnyServerRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::PingRequest(value)
+    }
+}
+
+impl ::std::convert::From<CreateMessageRequest> for AnyServerRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListRootsRequest> for AnyServerRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(value)
+    }
+}
+
+impl ::std::convert::From<ElicitRequest> for AnyServerRequest {
+    fn from(value: ElicitRequest) -> Self {
+        Self::ElicitRequest(value)
+    }
+}
+
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `ResultObject`: an object
+/// - `InitializeResult`: an object; requires `capabilities`, `protocolVersion`, `serverInfo`, `serverInfo.name`, `serverInfo.version`
+/// - `ListResourcesResult`: an object; requires `resources`
+/// - `ListResourceTemplatesResult`: an object; requires `resourceTemplates`
+/// - `ReadResourceResult`: an object; requires `contents`
+/// - `ListPromptsResult`: an object; requires `prompts`
+/// - `GetPromptResult`: an object; requires `messages`
+/// - `ListToolsResult`: an object; requires `tools`
+/// - `CallToolResult`: an object; requires `content`
+/// - `CompleteResult`: an object; requires `completion`, `completion.values`
+#[doc(alias = "ServerResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerResult {
+    /// The [`ResultObject`] arm.
+    ResultObject(ResultObject),
+    /// The [`InitializeResult`] arm.
+    InitializeResult(InitializeResult),
+    /// The [`ListResourcesResult`] arm.
+    ListResourcesResult(ListResourcesResult),
+    /// The [`ListResourceTemplatesResult`] arm.
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// The [`ReadResourceResult`] arm.
+    ReadResourceResult(ReadResourceResult),
+    /// The [`ListPromptsResult`] arm.
+    ListPromptsResult(ListPromptsResult),
+    /// The [`GetPromptResult`] arm.
+    GetPromptResult(GetPromptResult),
+    /// The [`ListToolsResult`] arm.
+    ListToolsResult(ListToolsResult),
+    /// The [`CallToolResult`] arm.
+    CallToolResult(CallToolResult),
+    /// The [`CompleteResult`] arm.
+    CompleteResult(CompleteResult),
+}
+
+impl AnyServerResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ResultObject",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[],
+                known: &["_meta"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "InitializeResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["capabilities"],
+                    &["protocolVersion"],
+                    &["serverInfo"],
+                    &["serverInfo", "name"],
+                    &["serverInfo", "version"],
+                ],
+                known: &[
+                    "_meta",
+                    "capabilities",
+                    "instructions",
+                    "protocolVersion",
+                    "serverInfo",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourcesResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["resources"]],
+                known: &["_meta", "nextCursor", "resources"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourceTemplatesResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["resourceTemplates"]],
+                known: &["_meta", "nextCursor", "resourceTemplates"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["contents"]],
+                known: &["_meta", "contents"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListPromptsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["prompts"]],
+                known: &["_meta", "nextCursor", "prompts"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["messages"]],
+                known: &["_meta", "description", "messages"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListToolsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["tools"]],
+                known: &["_meta", "nextCursor", "tools"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"]],
+                known: &["_meta", "content", "isError", "structuredContent"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CompleteResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["completion"], &["completion", "values"]],
+                known: &["_meta", "completion"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerResult {
+        ResultObject(ResultObject),
+        InitializeResult(InitializeResult),
+        ListResourcesResult(ListResourcesResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ReadResourceResult(ReadResourceResult),
+        ListPromptsResult(ListPromptsResult),
+        GetPromptResult(GetPromptResult),
+        ListToolsResult(ListToolsResult),
+        CallToolResult(CallToolResult),
+        CompleteResult(CompleteResult),
+    }
+}
+
+impl ::std::convert::From<ResultObject> for AnyServerResult {
+    fn from(value: ResultObject) -> Self {
+        Self::ResultObject(value)
+    }
+}
+
+impl ::std::convert::From<InitializeResult> for AnyServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::InitializeResult(value)
+    }
+}
+
+impl ::std::convert::From<ListResourcesResult> for AnyServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(value)
+    }
+}
+
+impl ::std::convert::From<ListResourceTemplatesResult> for AnyServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceResult> for AnyServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+
+impl ::std::convert::From<ListPromptsResult> for AnyServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptResult> for AnyServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+
+impl ::std::convert::From<ListToolsResult> for AnyServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListToolsResult(value)
+    }
+}
+
+impl ::std::convert::From<CallToolResult> for AnyServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+
+impl ::std::convert::From<CompleteResult> for AnyServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::CompleteResult(value)
+    }
+}
+
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -431,538 +1517,6 @@ pub struct ClientCapabilitiesRoots {
 crate::rt::open_object! {
     ClientCapabilitiesRoots {
         list_changed: "listChanged" optional,
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `method`, `params`, `params.requestId`
-/// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `method`
-/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
-/// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientNotification {
-    /// The [`CancelledNotification`] arm.
-    CancelledNotification(CancelledNotification),
-    /// The [`InitializedNotification`] arm.
-    InitializedNotification(InitializedNotification),
-    /// The [`ProgressNotification`] arm.
-    ProgressNotification(ProgressNotification),
-    /// The [`RootsListChangedNotification`] arm.
-    RootsListChangedNotification(RootsListChangedNotification),
-}
-
-impl ClientNotification {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientNotification",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CancelledNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/cancelled"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "requestId"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "InitializedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/initialized"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ProgressNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/progress"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "progress"],
-                    &["params", "progressToken"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "RootsListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/roots/list_changed"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientNotification {
-        CancelledNotification(CancelledNotification),
-        InitializedNotification(InitializedNotification),
-        ProgressNotification(ProgressNotification),
-        RootsListChangedNotification(RootsListChangedNotification),
-    }
-}
-
-impl ::std::convert::From<CancelledNotification> for ClientNotification {
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-
-impl ::std::convert::From<InitializedNotification> for ClientNotification {
-    fn from(value: InitializedNotification) -> Self {
-        Self::InitializedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ProgressNotification> for ClientNotification {
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-
-impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
-    fn from(value: RootsListChangedNotification) -> Self {
-        Self::RootsListChangedNotification(value)
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `InitializeRequest`: an object; `method` = `"initialize"`; requires `method`, `params`, `params.capabilities`, `params.clientInfo`, `params.protocolVersion`
-/// - `PingRequest`: an object; `method` = `"ping"`; requires `method`
-/// - `ListResourcesRequest`: an object; `method` = `"resources/list"`; requires `method`
-/// - `ListResourceTemplatesRequest`: an object; `method` = `"resources/templates/list"`; requires `method`
-/// - `ReadResourceRequest`: an object; `method` = `"resources/read"`; requires `method`, `params`, `params.uri`
-/// - `SubscribeRequest`: an object; `method` = `"resources/subscribe"`; requires `method`, `params`, `params.uri`
-/// - `UnsubscribeRequest`: an object; `method` = `"resources/unsubscribe"`; requires `method`, `params`, `params.uri`
-/// - `ListPromptsRequest`: an object; `method` = `"prompts/list"`; requires `method`
-/// - `GetPromptRequest`: an object; `method` = `"prompts/get"`; requires `method`, `params`, `params.name`
-/// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `method`
-/// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `method`, `params`, `params.name`
-/// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
-/// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientRequest {
-    /// The [`InitializeRequest`] arm.
-    InitializeRequest(InitializeRequest),
-    /// The [`PingRequest`] arm.
-    PingRequest(PingRequest),
-    /// The [`ListResourcesRequest`] arm.
-    ListResourcesRequest(ListResourcesRequest),
-    /// The [`ListResourceTemplatesRequest`] arm.
-    ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// The [`ReadResourceRequest`] arm.
-    ReadResourceRequest(ReadResourceRequest),
-    /// The [`SubscribeRequest`] arm.
-    SubscribeRequest(SubscribeRequest),
-    /// The [`UnsubscribeRequest`] arm.
-    UnsubscribeRequest(UnsubscribeRequest),
-    /// The [`ListPromptsRequest`] arm.
-    ListPromptsRequest(ListPromptsRequest),
-    /// The [`GetPromptRequest`] arm.
-    GetPromptRequest(GetPromptRequest),
-    /// The [`ListToolsRequest`] arm.
-    ListToolsRequest(ListToolsRequest),
-    /// The [`CallToolRequest`] arm.
-    CallToolRequest(CallToolRequest),
-    /// The [`SetLevelRequest`] arm.
-    SetLevelRequest(SetLevelRequest),
-    /// The [`CompleteRequest`] arm.
-    CompleteRequest(CompleteRequest),
-}
-
-impl ClientRequest {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientRequest",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "InitializeRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["initialize"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "capabilities"],
-                    &["params", "clientInfo"],
-                    &["params", "protocolVersion"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "PingRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["ping"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourcesRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/list"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourceTemplatesRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/templates/list"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/read"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "uri"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SubscribeRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/subscribe"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "uri"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "UnsubscribeRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/unsubscribe"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "uri"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListPromptsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["prompts/list"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["prompts/get"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "name"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListToolsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tools/list"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tools/call"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "name"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SetLevelRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["logging/setLevel"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "level"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CompleteRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["completion/complete"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "argument"],
-                    &["params", "ref"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientRequest {
-        InitializeRequest(InitializeRequest),
-        PingRequest(PingRequest),
-        ListResourcesRequest(ListResourcesRequest),
-        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-        ReadResourceRequest(ReadResourceRequest),
-        SubscribeRequest(SubscribeRequest),
-        UnsubscribeRequest(UnsubscribeRequest),
-        ListPromptsRequest(ListPromptsRequest),
-        GetPromptRequest(GetPromptRequest),
-        ListToolsRequest(ListToolsRequest),
-        CallToolRequest(CallToolRequest),
-        SetLevelRequest(SetLevelRequest),
-        CompleteRequest(CompleteRequest),
-    }
-}
-
-impl ::std::convert::From<InitializeRequest> for ClientRequest {
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-
-impl ::std::convert::From<PingRequest> for ClientRequest {
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-
-impl ::std::convert::From<SubscribeRequest> for ClientRequest {
-    fn from(value: SubscribeRequest) -> Self {
-        Self::SubscribeRequest(value)
-    }
-}
-
-impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
-    fn from(value: UnsubscribeRequest) -> Self {
-        Self::UnsubscribeRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptRequest> for ClientRequest {
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListToolsRequest> for ClientRequest {
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-
-impl ::std::convert::From<CallToolRequest> for ClientRequest {
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-
-impl ::std::convert::From<SetLevelRequest> for ClientRequest {
-    fn from(value: SetLevelRequest) -> Self {
-        Self::SetLevelRequest(value)
-    }
-}
-
-impl ::std::convert::From<CompleteRequest> for ClientRequest {
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
-}
-
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `ResultObject`: an object
-/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
-/// - `ListRootsResult`: an object; requires `roots`
-/// - `ElicitResult`: an object; requires `action`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientResult {
-    /// The [`ResultObject`] arm.
-    ResultObject(ResultObject),
-    /// The [`CreateMessageResult`] arm.
-    CreateMessageResult(CreateMessageResult),
-    /// The [`ListRootsResult`] arm.
-    ListRootsResult(ListRootsResult),
-    /// The [`ElicitResult`] arm.
-    ElicitResult(ElicitResult),
-}
-
-impl ClientResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "ResultObject",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[],
-                known: &["_meta"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateMessageResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["content"], &["model"], &["role"]],
-                known: &["_meta", "content", "model", "role", "stopReason"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListRootsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["roots"]],
-                known: &["_meta", "roots"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ElicitResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["action"]],
-                known: &["_meta", "action", "content"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientResult {
-        ResultObject(ResultObject),
-        CreateMessageResult(CreateMessageResult),
-        ListRootsResult(ListRootsResult),
-        ElicitResult(ElicitResult),
-    }
-}
-
-impl ::std::convert::From<ResultObject> for ClientResult {
-    fn from(value: ResultObject) -> Self {
-        Self::ResultObject(value)
-    }
-}
-
-impl ::std::convert::From<CreateMessageResult> for ClientResult {
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-
-impl ::std::convert::From<ListRootsResult> for ClientResult {
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-
-impl ::std::convert::From<ElicitResult> for ClientResult {
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
     }
 }
 
@@ -4857,554 +5411,6 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `method`, `params`, `params.requestId`
-/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
-/// - `ResourceListChangedNotification`: an object; `method` = `"notifications/resources/list_changed"`; requires `method`
-/// - `ResourceUpdatedNotification`: an object; `method` = `"notifications/resources/updated"`; requires `method`, `params`, `params.uri`
-/// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `method`
-/// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
-/// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerNotification {
-    /// The [`CancelledNotification`] arm.
-    CancelledNotification(CancelledNotification),
-    /// The [`ProgressNotification`] arm.
-    ProgressNotification(ProgressNotification),
-    /// The [`ResourceListChangedNotification`] arm.
-    ResourceListChangedNotification(ResourceListChangedNotification),
-    /// The [`ResourceUpdatedNotification`] arm.
-    ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// The [`PromptListChangedNotification`] arm.
-    PromptListChangedNotification(PromptListChangedNotification),
-    /// The [`ToolListChangedNotification`] arm.
-    ToolListChangedNotification(ToolListChangedNotification),
-    /// The [`LoggingMessageNotification`] arm.
-    LoggingMessageNotification(LoggingMessageNotification),
-}
-
-impl ServerNotification {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerNotification",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CancelledNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/cancelled"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "requestId"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ProgressNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/progress"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "progress"],
-                    &["params", "progressToken"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ResourceListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/resources/list_changed"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ResourceUpdatedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/resources/updated"],
-                tag_optional: false,
-                required: &[&["method"], &["params"], &["params", "uri"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "PromptListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/prompts/list_changed"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ToolListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/tools/list_changed"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "LoggingMessageNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/message"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "data"],
-                    &["params", "level"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerNotification {
-        CancelledNotification(CancelledNotification),
-        ProgressNotification(ProgressNotification),
-        ResourceListChangedNotification(ResourceListChangedNotification),
-        ResourceUpdatedNotification(ResourceUpdatedNotification),
-        PromptListChangedNotification(PromptListChangedNotification),
-        ToolListChangedNotification(ToolListChangedNotification),
-        LoggingMessageNotification(LoggingMessageNotification),
-    }
-}
-
-impl ::std::convert::From<CancelledNotification> for ServerNotification {
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-
-impl ::std::convert::From<ProgressNotification> for ServerNotification {
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-
-impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-
-impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `PingRequest`: an object; `method` = `"ping"`; requires `method`
-/// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
-/// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
-/// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`, `params.message`, `params.requestedSchema`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerRequest {
-    /// The [`PingRequest`] arm.
-    PingRequest(PingRequest),
-    /// The [`CreateMessageRequest`] arm.
-    CreateMessageRequest(CreateMessageRequest),
-    /// The [`ListRootsRequest`] arm.
-    ListRootsRequest(ListRootsRequest),
-    /// The [`ElicitRequest`] arm.
-    ElicitRequest(ElicitRequest),
-}
-
-impl ServerRequest {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerRequest",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "PingRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["ping"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateMessageRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["sampling/createMessage"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "maxTokens"],
-                    &["params", "messages"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListRootsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["roots/list"],
-                tag_optional: false,
-                required: &[&["method"]],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ElicitRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["elicitation/create"],
-                tag_optional: false,
-                required: &[
-                    &["method"],
-                    &["params"],
-                    &["params", "message"],
-                    &["params", "requestedSchema"],
-                ],
-                known: &["method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerRequest {
-        PingRequest(PingRequest),
-        CreateMessageRequest(CreateMessageRequest),
-        ListRootsRequest(ListRootsRequest),
-        ElicitRequest(ElicitRequest),
-    }
-}
-
-impl ::std::convert::From<PingRequest> for ServerRequest {
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-
-impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListRootsRequest> for ServerRequest {
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-
-impl ::std::convert::From<ElicitRequest> for ServerRequest {
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
-}
-
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `ResultObject`: an object
-/// - `InitializeResult`: an object; requires `capabilities`, `protocolVersion`, `serverInfo`, `serverInfo.name`, `serverInfo.version`
-/// - `ListResourcesResult`: an object; requires `resources`
-/// - `ListResourceTemplatesResult`: an object; requires `resourceTemplates`
-/// - `ReadResourceResult`: an object; requires `contents`
-/// - `ListPromptsResult`: an object; requires `prompts`
-/// - `GetPromptResult`: an object; requires `messages`
-/// - `ListToolsResult`: an object; requires `tools`
-/// - `CallToolResult`: an object; requires `content`
-/// - `CompleteResult`: an object; requires `completion`, `completion.values`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerResult {
-    /// The [`ResultObject`] arm.
-    ResultObject(ResultObject),
-    /// The [`InitializeResult`] arm.
-    InitializeResult(InitializeResult),
-    /// The [`ListResourcesResult`] arm.
-    ListResourcesResult(ListResourcesResult),
-    /// The [`ListResourceTemplatesResult`] arm.
-    ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// The [`ReadResourceResult`] arm.
-    ReadResourceResult(ReadResourceResult),
-    /// The [`ListPromptsResult`] arm.
-    ListPromptsResult(ListPromptsResult),
-    /// The [`GetPromptResult`] arm.
-    GetPromptResult(GetPromptResult),
-    /// The [`ListToolsResult`] arm.
-    ListToolsResult(ListToolsResult),
-    /// The [`CallToolResult`] arm.
-    CallToolResult(CallToolResult),
-    /// The [`CompleteResult`] arm.
-    CompleteResult(CompleteResult),
-}
-
-impl ServerResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "ResultObject",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[],
-                known: &["_meta"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "InitializeResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["capabilities"],
-                    &["protocolVersion"],
-                    &["serverInfo"],
-                    &["serverInfo", "name"],
-                    &["serverInfo", "version"],
-                ],
-                known: &[
-                    "_meta",
-                    "capabilities",
-                    "instructions",
-                    "protocolVersion",
-                    "serverInfo",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourcesResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["resources"]],
-                known: &["_meta", "nextCursor", "resources"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourceTemplatesResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["resourceTemplates"]],
-                known: &["_meta", "nextCursor", "resourceTemplates"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["contents"]],
-                known: &["_meta", "contents"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListPromptsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["prompts"]],
-                known: &["_meta", "nextCursor", "prompts"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["messages"]],
-                known: &["_meta", "description", "messages"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListToolsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["tools"]],
-                known: &["_meta", "nextCursor", "tools"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["content"]],
-                known: &["_meta", "content", "isError", "structuredContent"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CompleteResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["completion"], &["completion", "values"]],
-                known: &["_meta", "completion"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerResult {
-        ResultObject(ResultObject),
-        InitializeResult(InitializeResult),
-        ListResourcesResult(ListResourcesResult),
-        ListResourceTemplatesResult(ListResourceTemplatesResult),
-        ReadResourceResult(ReadResourceResult),
-        ListPromptsResult(ListPromptsResult),
-        GetPromptResult(GetPromptResult),
-        ListToolsResult(ListToolsResult),
-        CallToolResult(CallToolResult),
-        CompleteResult(CompleteResult),
-    }
-}
-
-impl ::std::convert::From<ResultObject> for ServerResult {
-    fn from(value: ResultObject) -> Self {
-        Self::ResultObject(value)
-    }
-}
-
-impl ::std::convert::From<InitializeResult> for ServerResult {
-    fn from(value: InitializeResult) -> Self {
-        Self::InitializeResult(value)
-    }
-}
-
-impl ::std::convert::From<ListResourcesResult> for ServerResult {
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-
-impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceResult> for ServerResult {
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-
-impl ::std::convert::From<ListPromptsResult> for ServerResult {
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptResult> for ServerResult {
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-
-impl ::std::convert::From<ListToolsResult> for ServerResult {
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-
-impl ::std::convert::From<CallToolResult> for ServerResult {
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-
-impl ::std::convert::From<CompleteResult> for ServerResult {
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
     }
 }
 

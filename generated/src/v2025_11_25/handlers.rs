@@ -17,7 +17,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Complete as crate::rt::method::Request>::Result,
+            super::CompleteResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -30,7 +30,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Initialize as crate::rt::method::Request>::Result,
+            super::InitializeResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -43,7 +43,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::SetLevel as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -56,7 +56,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Ping as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -69,7 +69,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetPrompt as crate::rt::method::Request>::Result,
+            super::GetPromptResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -82,7 +82,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListPrompts as crate::rt::method::Request>::Result,
+            super::ListPromptsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -95,7 +95,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListResources as crate::rt::method::Request>::Result,
+            super::ListResourcesResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -108,7 +108,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ReadResource as crate::rt::method::Request>::Result,
+            super::ReadResourceResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -121,7 +121,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Subscribe as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -134,7 +134,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
+            super::ListResourceTemplatesResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -149,7 +149,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Unsubscribe as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -162,7 +162,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CancelTask as crate::rt::method::Request>::Result,
+            super::CancelTaskResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -175,7 +175,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetTask as crate::rt::method::Request>::Result,
+            super::GetTaskResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -188,7 +188,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListTasks as crate::rt::method::Request>::Result,
+            super::ListTasksResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -201,7 +201,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetTaskPayload as crate::rt::method::Request>::Result,
+            super::GetTaskPayloadResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -214,7 +214,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CallTool as crate::rt::method::Request>::Result,
+            super::CallToolOutcome,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -227,7 +227,7 @@ pub trait ServerHandler: Send + Sync {
         cx: RequestContext<ClientPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListTools as crate::rt::method::Request>::Result,
+            super::ListToolsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -284,7 +284,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Elicit as crate::rt::method::Request>::Result,
+            super::ElicitOutcome,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -297,7 +297,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::Ping as crate::rt::method::Request>::Result,
+            super::EmptyResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -310,7 +310,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListRoots as crate::rt::method::Request>::Result,
+            super::ListRootsResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -323,7 +323,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CreateMessage as crate::rt::method::Request>::Result,
+            super::CreateMessageOutcome,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -338,7 +338,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::CancelTask as crate::rt::method::Request>::Result,
+            super::CancelTaskResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -351,7 +351,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetTask as crate::rt::method::Request>::Result,
+            super::GetTaskResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -364,7 +364,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::ListTasks as crate::rt::method::Request>::Result,
+            super::ListTasksResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -377,7 +377,7 @@ pub trait ClientHandler: Send + Sync {
         cx: RequestContext<ServerPeer>,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
-            <super::methods::GetTaskPayload as crate::rt::method::Request>::Result,
+            super::GetTaskPayloadResult,
             crate::rt::jsonrpc::ErrorObject,
         >,
     > + Send {
@@ -814,60 +814,42 @@ impl ServerPeer {
     pub async fn complete(
         &self,
         params: &super::CompleteRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Complete as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CompleteResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Complete>(Some(params)).await
     }
     /// Sends `initialize` and decodes its result.
     pub async fn initialize(
         &self,
         params: &super::InitializeRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Initialize as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::InitializeResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Initialize>(Some(params)).await
     }
     /// Sends `logging/setLevel` and decodes its result.
     pub async fn set_level(
         &self,
         params: &super::SetLevelRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::SetLevel as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::SetLevel>(Some(params)).await
     }
     /// Sends `ping` and decodes its result.
     pub async fn ping(
         &self,
         params: ::std::option::Option<&super::RequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::Ping as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Ping>(params).await
     }
     /// Sends `prompts/get` and decodes its result.
     pub async fn get_prompt(
         &self,
         params: &super::GetPromptRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::GetPrompt as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::GetPromptResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::GetPrompt>(Some(params)).await
     }
     /// Sends `prompts/list` and decodes its result.
     pub async fn list_prompts(
         &self,
         params: ::std::option::Option<&super::PaginatedRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListPrompts as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListPromptsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListPrompts>(params).await
     }
     /// Sends `resources/list` and decodes its result.
@@ -875,7 +857,7 @@ impl ServerPeer {
         &self,
         params: ::std::option::Option<&super::PaginatedRequestParams>,
     ) -> ::std::result::Result<
-        <super::methods::ListResources as crate::rt::method::Request>::Result,
+        super::ListResourcesResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ListResources>(params).await
@@ -885,7 +867,7 @@ impl ServerPeer {
         &self,
         params: &super::ReadResourceRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::ReadResource as crate::rt::method::Request>::Result,
+        super::ReadResourceResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ReadResource>(Some(params)).await
@@ -894,10 +876,7 @@ impl ServerPeer {
     pub async fn subscribe(
         &self,
         params: &super::SubscribeRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Subscribe as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Subscribe>(Some(params)).await
     }
     /// Sends `resources/templates/list` and decodes its result.
@@ -905,7 +884,7 @@ impl ServerPeer {
         &self,
         params: ::std::option::Option<&super::PaginatedRequestParams>,
     ) -> ::std::result::Result<
-        <super::methods::ListResourceTemplates as crate::rt::method::Request>::Result,
+        super::ListResourceTemplatesResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::ListResourceTemplates>(params).await
@@ -914,40 +893,28 @@ impl ServerPeer {
     pub async fn unsubscribe(
         &self,
         params: &super::UnsubscribeRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Unsubscribe as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Unsubscribe>(Some(params)).await
     }
     /// Sends `tasks/cancel` and decodes its result.
     pub async fn cancel_task(
         &self,
         params: &super::CancelTaskRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::CancelTask as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CancelTaskResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::CancelTask>(Some(params)).await
     }
     /// Sends `tasks/get` and decodes its result.
     pub async fn get_task(
         &self,
         params: &super::GetTaskRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::GetTask as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::GetTaskResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::GetTask>(Some(params)).await
     }
     /// Sends `tasks/list` and decodes its result.
     pub async fn list_tasks(
         &self,
         params: ::std::option::Option<&super::PaginatedRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListTasks as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListTasksResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListTasks>(params).await
     }
     /// Sends `tasks/result` and decodes its result.
@@ -955,7 +922,7 @@ impl ServerPeer {
         &self,
         params: &super::GetTaskPayloadRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::GetTaskPayload as crate::rt::method::Request>::Result,
+        super::GetTaskPayloadResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::GetTaskPayload>(Some(params)).await
@@ -964,20 +931,14 @@ impl ServerPeer {
     pub async fn call_tool(
         &self,
         params: &super::CallToolRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::CallTool as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CallToolOutcome, crate::rt::service::CallError> {
         self.0.request::<super::methods::CallTool>(Some(params)).await
     }
     /// Sends `tools/list` and decodes its result.
     pub async fn list_tools(
         &self,
         params: ::std::option::Option<&super::PaginatedRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListTools as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListToolsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListTools>(params).await
     }
     /// Sends the notification `notifications/cancelled`.
@@ -1026,30 +987,21 @@ impl ClientPeer {
     pub async fn elicit(
         &self,
         params: &super::ElicitRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::Elicit as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ElicitOutcome, crate::rt::service::CallError> {
         self.0.request::<super::methods::Elicit>(Some(params)).await
     }
     /// Sends `ping` and decodes its result.
     pub async fn ping(
         &self,
         params: ::std::option::Option<&super::RequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::Ping as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::EmptyResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::Ping>(params).await
     }
     /// Sends `roots/list` and decodes its result.
     pub async fn list_roots(
         &self,
         params: ::std::option::Option<&super::RequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListRoots as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListRootsResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListRoots>(params).await
     }
     /// Sends `sampling/createMessage` and decodes its result.
@@ -1057,7 +1009,7 @@ impl ClientPeer {
         &self,
         params: &super::CreateMessageRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::CreateMessage as crate::rt::method::Request>::Result,
+        super::CreateMessageOutcome,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::CreateMessage>(Some(params)).await
@@ -1066,30 +1018,21 @@ impl ClientPeer {
     pub async fn cancel_task(
         &self,
         params: &super::CancelTaskRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::CancelTask as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::CancelTaskResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::CancelTask>(Some(params)).await
     }
     /// Sends `tasks/get` and decodes its result.
     pub async fn get_task(
         &self,
         params: &super::GetTaskRequestParams,
-    ) -> ::std::result::Result<
-        <super::methods::GetTask as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::GetTaskResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::GetTask>(Some(params)).await
     }
     /// Sends `tasks/list` and decodes its result.
     pub async fn list_tasks(
         &self,
         params: ::std::option::Option<&super::PaginatedRequestParams>,
-    ) -> ::std::result::Result<
-        <super::methods::ListTasks as crate::rt::method::Request>::Result,
-        crate::rt::service::CallError,
-    > {
+    ) -> ::std::result::Result<super::ListTasksResult, crate::rt::service::CallError> {
         self.0.request::<super::methods::ListTasks>(params).await
     }
     /// Sends `tasks/result` and decodes its result.
@@ -1097,7 +1040,7 @@ impl ClientPeer {
         &self,
         params: &super::GetTaskPayloadRequestParams,
     ) -> ::std::result::Result<
-        <super::methods::GetTaskPayload as crate::rt::method::Request>::Result,
+        super::GetTaskPayloadResult,
         crate::rt::service::CallError,
     > {
         self.0.request::<super::methods::GetTaskPayload>(Some(params)).await

@@ -24,7 +24,7 @@ impl crate::rt::method::Request for Elicit {
     const PARAMS_REQUIRED: bool = true;
     type Message = super::ElicitRequest;
     type Params = super::ElicitRequestParams;
-    type Result = super::ElicitResultResponseResult;
+    type Result = super::ElicitOutcome;
 }
 
 /// `initialize`: a request the client sends to the server ([`InitializeRequest`](super::InitializeRequest)), answered by [`InitializeResult`](super::InitializeResult).
@@ -289,7 +289,7 @@ impl crate::rt::method::Request for CreateMessage {
     const PARAMS_REQUIRED: bool = true;
     type Message = super::CreateMessageRequest;
     type Params = super::CreateMessageRequestParams;
-    type Result = super::CreateMessageResultResponseResult;
+    type Result = super::CreateMessageOutcome;
 }
 
 /// `tasks/cancel`: a request either side sends ([`CancelTaskRequest`](super::CancelTaskRequest)), answered by [`CancelTaskResult`](super::CancelTaskResult).
@@ -349,7 +349,7 @@ impl crate::rt::method::Request for CallTool {
     const PARAMS_REQUIRED: bool = true;
     type Message = super::CallToolRequest;
     type Params = super::CallToolRequestParams;
-    type Result = super::CallToolResultResponseResult;
+    type Result = super::CallToolOutcome;
 }
 
 /// `tools/list`: a request the client sends to the server ([`ListToolsRequest`](super::ListToolsRequest)), answered by [`ListToolsResult`](super::ListToolsResult).

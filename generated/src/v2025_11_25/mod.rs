@@ -60,6 +60,1650 @@ crate::rt::open_object! {
     }
 }
 
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `jsonrpc`, `method`, `params`
+/// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `jsonrpc`, `method`
+/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
+/// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
+/// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `jsonrpc`, `method`
+#[doc(alias = "ClientNotification")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientNotification {
+    /// The [`CancelledNotification`] arm.
+    CancelledNotification(CancelledNotification),
+    /// The [`InitializedNotification`] arm.
+    InitializedNotification(InitializedNotification),
+    /// The [`ProgressNotification`] arm.
+    ProgressNotification(ProgressNotification),
+    /// The [`TaskStatusNotification`] arm.
+    TaskStatusNotification(TaskStatusNotification),
+    /// The [`RootsListChangedNotification`] arm.
+    RootsListChangedNotification(RootsListChangedNotification),
+}
+
+impl AnyClientNotification {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientNotification",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CancelledNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/cancelled"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"], &["params"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "InitializedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/initialized"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ProgressNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/progress"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "progress"],
+                    &["params", "progressToken"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "TaskStatusNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/tasks/status"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "createdAt"],
+                    &["params", "lastUpdatedAt"],
+                    &["params", "status"],
+                    &["params", "taskId"],
+                    &["params", "ttl"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "RootsListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/roots/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientNotification {
+        CancelledNotification(CancelledNotification),
+        InitializedNotification(InitializedNotification),
+        ProgressNotification(ProgressNotification),
+        TaskStatusNotification(TaskStatusNotification),
+        RootsListChangedNotification(RootsListChangedNotification),
+    }
+}
+
+impl ::std::convert::From<CancelledNotification> for AnyClientNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::CancelledNotification(value)
+    }
+}
+
+impl ::std::convert::From<InitializedNotification> for AnyClientNotification {
+    fn from(value: InitializedNotification) -> Self {
+        Self::InitializedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ProgressNotification> for AnyClientNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::ProgressNotification(value)
+    }
+}
+
+impl ::std::convert::From<TaskStatusNotification> for AnyClientNotification {
+    fn from(value: TaskStatusNotification) -> Self {
+        Self::TaskStatusNotification(value)
+    }
+}
+
+impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotification {
+    fn from(value: RootsListChangedNotification) -> Self {
+        Self::RootsListChangedNotification(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `InitializeRequest`: an object; `method` = `"initialize"`; requires `id`, `jsonrpc`, `method`, `params`, `params.capabilities`, `params.clientInfo`, `params.protocolVersion`
+/// - `PingRequest`: an object; `method` = `"ping"`; requires `id`, `jsonrpc`, `method`
+/// - `ListResourcesRequest`: an object; `method` = `"resources/list"`; requires `id`, `jsonrpc`, `method`
+/// - `ListResourceTemplatesRequest`: an object; `method` = `"resources/templates/list"`; requires `id`, `jsonrpc`, `method`
+/// - `ReadResourceRequest`: an object; `method` = `"resources/read"`; requires `id`, `jsonrpc`, `method`, `params`, `params.uri`
+/// - `SubscribeRequest`: an object; `method` = `"resources/subscribe"`; requires `id`, `jsonrpc`, `method`, `params`, `params.uri`
+/// - `UnsubscribeRequest`: an object; `method` = `"resources/unsubscribe"`; requires `id`, `jsonrpc`, `method`, `params`, `params.uri`
+/// - `ListPromptsRequest`: an object; `method` = `"prompts/list"`; requires `id`, `jsonrpc`, `method`
+/// - `GetPromptRequest`: an object; `method` = `"prompts/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params.name`
+/// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `id`, `jsonrpc`, `method`
+/// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params.name`
+/// - `GetTaskRequest`: an object; `method` = `"tasks/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
+/// - `GetTaskPayloadRequest`: an object; `method` = `"tasks/result"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
+/// - `CancelTaskRequest`: an object; `method` = `"tasks/cancel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
+/// - `ListTasksRequest`: an object; `method` = `"tasks/list"`; requires `id`, `jsonrpc`, `method`
+/// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.level`
+/// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params.argument`, `params.ref`
+#[doc(alias = "ClientRequest")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientRequest {
+    /// The [`InitializeRequest`] arm.
+    InitializeRequest(InitializeRequest),
+    /// The [`PingRequest`] arm.
+    PingRequest(PingRequest),
+    /// The [`ListResourcesRequest`] arm.
+    ListResourcesRequest(ListResourcesRequest),
+    /// The [`ListResourceTemplatesRequest`] arm.
+    ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+    /// The [`ReadResourceRequest`] arm.
+    ReadResourceRequest(ReadResourceRequest),
+    /// The [`SubscribeRequest`] arm.
+    SubscribeRequest(SubscribeRequest),
+    /// The [`UnsubscribeRequest`] arm.
+    UnsubscribeRequest(UnsubscribeRequest),
+    /// The [`ListPromptsRequest`] arm.
+    ListPromptsRequest(ListPromptsRequest),
+    /// The [`GetPromptRequest`] arm.
+    GetPromptRequest(GetPromptRequest),
+    /// The [`ListToolsRequest`] arm.
+    ListToolsRequest(ListToolsRequest),
+    /// The [`CallToolRequest`] arm.
+    CallToolRequest(CallToolRequest),
+    /// The [`GetTaskRequest`] arm.
+    GetTaskRequest(GetTaskRequest),
+    /// The [`GetTaskPayloadRequest`] arm.
+    GetTaskPayloadRequest(GetTaskPayloadRequest),
+    /// The [`CancelTaskRequest`] arm.
+    CancelTaskRequest(CancelTaskRequest),
+    /// The [`ListTasksRequest`] arm.
+    ListTasksRequest(ListTasksRequest),
+    /// The [`SetLevelRequest`] arm.
+    SetLevelRequest(SetLevelRequest),
+    /// The [`CompleteRequest`] arm.
+    CompleteRequest(CompleteRequest),
+}
+
+impl AnyClientRequest {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientRequest",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "InitializeRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["initialize"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "capabilities"],
+                    &["params", "clientInfo"],
+                    &["params", "protocolVersion"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "PingRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["ping"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourcesRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourceTemplatesRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/templates/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/read"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "uri"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SubscribeRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/subscribe"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "uri"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "UnsubscribeRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["resources/unsubscribe"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "uri"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListPromptsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["prompts/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["prompts/get"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "name"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListToolsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tools/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tools/call"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "name"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/get"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "taskId"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskPayloadRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/result"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "taskId"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CancelTaskRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/cancel"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "taskId"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListTasksRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "SetLevelRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["logging/setLevel"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "level"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CompleteRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["completion/complete"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "argument"],
+                    &["params", "ref"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientRequest {
+        InitializeRequest(InitializeRequest),
+        PingRequest(PingRequest),
+        ListResourcesRequest(ListResourcesRequest),
+        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
+        ReadResourceRequest(ReadResourceRequest),
+        SubscribeRequest(SubscribeRequest),
+        UnsubscribeRequest(UnsubscribeRequest),
+        ListPromptsRequest(ListPromptsRequest),
+        GetPromptRequest(GetPromptRequest),
+        ListToolsRequest(ListToolsRequest),
+        CallToolRequest(CallToolRequest),
+        GetTaskRequest(GetTaskRequest),
+        GetTaskPayloadRequest(GetTaskPayloadRequest),
+        CancelTaskRequest(CancelTaskRequest),
+        ListTasksRequest(ListTasksRequest),
+        SetLevelRequest(SetLevelRequest),
+        CompleteRequest(CompleteRequest),
+    }
+}
+
+impl ::std::convert::From<InitializeRequest> for AnyClientRequest {
+    fn from(value: InitializeRequest) -> Self {
+        Self::InitializeRequest(value)
+    }
+}
+
+impl ::std::convert::From<PingRequest> for AnyClientRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::PingRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListResourcesRequest> for AnyClientRequest {
+    fn from(value: ListResourcesRequest) -> Self {
+        Self::ListResourcesRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListResourceTemplatesRequest> for AnyClientRequest {
+    fn from(value: ListResourceTemplatesRequest) -> Self {
+        Self::ListResourceTemplatesRequest(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceRequest> for AnyClientRequest {
+    fn from(value: ReadResourceRequest) -> Self {
+        Self::ReadResourceRequest(value)
+    }
+}
+
+impl ::std::convert::From<SubscribeRequest> for AnyClientRequest {
+    fn from(value: SubscribeRequest) -> Self {
+        Self::SubscribeRequest(value)
+    }
+}
+
+impl ::std::convert::From<UnsubscribeRequest> for AnyClientRequest {
+    fn from(value: UnsubscribeRequest) -> Self {
+        Self::UnsubscribeRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListPromptsRequest> for AnyClientRequest {
+    fn from(value: ListPromptsRequest) -> Self {
+        Self::ListPromptsRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptRequest> for AnyClientRequest {
+    fn from(value: GetPromptRequest) -> Self {
+        Self::GetPromptRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListToolsRequest> for AnyClientRequest {
+    fn from(value: ListToolsRequest) -> Self {
+        Self::ListToolsRequest(value)
+    }
+}
+
+impl ::std::convert::From<CallToolRequest> for AnyClientRequest {
+    fn from(value: CallToolRequest) -> Self {
+        Self::CallToolRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskRequest> for AnyClientRequest {
+    fn from(value: GetTaskRequest) -> Self {
+        Self::GetTaskRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskPayloadRequest> for AnyClientRequest {
+    fn from(value: GetTaskPayloadRequest) -> Self {
+        Self::GetTaskPayloadRequest(value)
+    }
+}
+
+impl ::std::convert::From<CancelTaskRequest> for AnyClientRequest {
+    fn from(value: CancelTaskRequest) -> Self {
+        Self::CancelTaskRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListTasksRequest> for AnyClientRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        Self::ListTasksRequest(value)
+    }
+}
+
+impl ::std::convert::From<SetLevelRequest> for AnyClientRequest {
+    fn from(value: SetLevelRequest) -> Self {
+        Self::SetLevelRequest(value)
+    }
+}
+
+impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
+    fn from(value: CompleteRequest) -> Self {
+        Self::CompleteRequest(value)
+    }
+}
+
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `ResultObject`: an object
+/// - `GetTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`
+/// - `GetTaskPayloadResult`: an object; never chosen on decode: indistinguishable from [`ResultObject`]
+/// - `CancelTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`; never chosen on decode: indistinguishable from [`GetTaskResult`]
+/// - `ListTasksResult`: an object; requires `tasks`
+/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
+/// - `ListRootsResult`: an object; requires `roots`
+/// - `ElicitResult`: an object; requires `action`
+#[doc(alias = "ClientResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyClientResult {
+    /// The [`ResultObject`] arm.
+    ResultObject(ResultObject),
+    /// The [`GetTaskResult`] arm.
+    GetTaskResult(GetTaskResult),
+    /// The [`GetTaskPayloadResult`] arm.
+    GetTaskPayloadResult(GetTaskPayloadResult),
+    /// The [`CancelTaskResult`] arm.
+    CancelTaskResult(CancelTaskResult),
+    /// The [`ListTasksResult`] arm.
+    ListTasksResult(ListTasksResult),
+    /// The [`CreateMessageResult`] arm.
+    CreateMessageResult(CreateMessageResult),
+    /// The [`ListRootsResult`] arm.
+    ListRootsResult(ListRootsResult),
+    /// The [`ElicitResult`] arm.
+    ElicitResult(ElicitResult),
+}
+
+impl AnyClientResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyClientResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ResultObject",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[],
+                known: &["_meta"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["createdAt"],
+                    &["lastUpdatedAt"],
+                    &["status"],
+                    &["taskId"],
+                    &["ttl"],
+                ],
+                known: &[
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskPayloadResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[],
+                known: &["_meta"],
+                items: &[],
+                alts: &[],
+                shadowed: true,
+            },
+            crate::rt::union::Arm {
+                name: "CancelTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["createdAt"],
+                    &["lastUpdatedAt"],
+                    &["status"],
+                    &["taskId"],
+                    &["ttl"],
+                ],
+                known: &[
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: true,
+            },
+            crate::rt::union::Arm {
+                name: "ListTasksResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["tasks"]],
+                known: &["_meta", "nextCursor", "tasks"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateMessageResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"], &["model"], &["role"]],
+                known: &["_meta", "content", "model", "role", "stopReason"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListRootsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["roots"]],
+                known: &["_meta", "roots"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ElicitResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["action"]],
+                known: &["_meta", "action", "content"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyClientResult {
+        ResultObject(ResultObject),
+        GetTaskResult(GetTaskResult),
+        GetTaskPayloadResult(GetTaskPayloadResult),
+        CancelTaskResult(CancelTaskResult),
+        ListTasksResult(ListTasksResult),
+        CreateMessageResult(CreateMessageResult),
+        ListRootsResult(ListRootsResult),
+        ElicitResult(ElicitResult),
+    }
+}
+
+impl ::std::convert::From<ResultObject> for AnyClientResult {
+    fn from(value: ResultObject) -> Self {
+        Self::ResultObject(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskResult> for AnyClientResult {
+    fn from(value: GetTaskResult) -> Self {
+        Self::GetTaskResult(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskPayloadResult> for AnyClientResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayloadResult(value)
+    }
+}
+
+impl ::std::convert::From<CancelTaskResult> for AnyClientResult {
+    fn from(value: CancelTaskResult) -> Self {
+        Self::CancelTaskResult(value)
+    }
+}
+
+impl ::std::convert::From<ListTasksResult> for AnyClientResult {
+    fn from(value: ListTasksResult) -> Self {
+        Self::ListTasksResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateMessageResult> for AnyClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+
+impl ::std::convert::From<ListRootsResult> for AnyClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRootsResult(value)
+    }
+}
+
+impl ::std::convert::From<ElicitResult> for AnyClientResult {
+    fn from(value: ElicitResult) -> Self {
+        Self::ElicitResult(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `jsonrpc`, `method`, `params`
+/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
+/// - `ResourceListChangedNotification`: an object; `method` = `"notifications/resources/list_changed"`; requires `jsonrpc`, `method`
+/// - `ResourceUpdatedNotification`: an object; `method` = `"notifications/resources/updated"`; requires `jsonrpc`, `method`, `params`, `params.uri`
+/// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `jsonrpc`, `method`
+/// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
+/// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
+/// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
+/// - `ElicitationCompleteNotification`: an object; `method` = `"notifications/elicitation/complete"`; requires `jsonrpc`, `method`, `params`, `params.elicitationId`
+#[doc(alias = "ServerNotification")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerNotification {
+    /// The [`CancelledNotification`] arm.
+    CancelledNotification(CancelledNotification),
+    /// The [`ProgressNotification`] arm.
+    ProgressNotification(ProgressNotification),
+    /// The [`ResourceListChangedNotification`] arm.
+    ResourceListChangedNotification(ResourceListChangedNotification),
+    /// The [`ResourceUpdatedNotification`] arm.
+    ResourceUpdatedNotification(ResourceUpdatedNotification),
+    /// The [`PromptListChangedNotification`] arm.
+    PromptListChangedNotification(PromptListChangedNotification),
+    /// The [`ToolListChangedNotification`] arm.
+    ToolListChangedNotification(ToolListChangedNotification),
+    /// The [`TaskStatusNotification`] arm.
+    TaskStatusNotification(TaskStatusNotification),
+    /// The [`LoggingMessageNotification`] arm.
+    LoggingMessageNotification(LoggingMessageNotification),
+    /// The [`ElicitationCompleteNotification`] arm.
+    ElicitationCompleteNotification(ElicitationCompleteNotification),
+}
+
+impl AnyServerNotification {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerNotification",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CancelledNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/cancelled"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"], &["params"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ProgressNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/progress"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "progress"],
+                    &["params", "progressToken"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ResourceListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/resources/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ResourceUpdatedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/resources/updated"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"], &["params"], &["params", "uri"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "PromptListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/prompts/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ToolListChangedNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/tools/list_changed"],
+                tag_optional: false,
+                required: &[&["jsonrpc"], &["method"]],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "TaskStatusNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/tasks/status"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "createdAt"],
+                    &["params", "lastUpdatedAt"],
+                    &["params", "status"],
+                    &["params", "taskId"],
+                    &["params", "ttl"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "LoggingMessageNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/message"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "data"],
+                    &["params", "level"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ElicitationCompleteNotification",
+                json: crate::rt::union::Json::Object,
+                tags: &["notifications/elicitation/complete"],
+                tag_optional: false,
+                required: &[
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "elicitationId"],
+                ],
+                known: &["jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerNotification {
+        CancelledNotification(CancelledNotification),
+        ProgressNotification(ProgressNotification),
+        ResourceListChangedNotification(ResourceListChangedNotification),
+        ResourceUpdatedNotification(ResourceUpdatedNotification),
+        PromptListChangedNotification(PromptListChangedNotification),
+        ToolListChangedNotification(ToolListChangedNotification),
+        TaskStatusNotification(TaskStatusNotification),
+        LoggingMessageNotification(LoggingMessageNotification),
+        ElicitationCompleteNotification(ElicitationCompleteNotification),
+    }
+}
+
+impl ::std::convert::From<CancelledNotification> for AnyServerNotification {
+    fn from(value: CancelledNotification) -> Self {
+        Self::CancelledNotification(value)
+    }
+}
+
+impl ::std::convert::From<ProgressNotification> for AnyServerNotification {
+    fn from(value: ProgressNotification) -> Self {
+        Self::ProgressNotification(value)
+    }
+}
+
+impl ::std::convert::From<ResourceListChangedNotification> for AnyServerNotification {
+    fn from(value: ResourceListChangedNotification) -> Self {
+        Self::ResourceListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ResourceUpdatedNotification> for AnyServerNotification {
+    fn from(value: ResourceUpdatedNotification) -> Self {
+        Self::ResourceUpdatedNotification(value)
+    }
+}
+
+impl ::std::convert::From<PromptListChangedNotification> for AnyServerNotification {
+    fn from(value: PromptListChangedNotification) -> Self {
+        Self::PromptListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<ToolListChangedNotification> for AnyServerNotification {
+    fn from(value: ToolListChangedNotification) -> Self {
+        Self::ToolListChangedNotification(value)
+    }
+}
+
+impl ::std::convert::From<TaskStatusNotification> for AnyServerNotification {
+    fn from(value: TaskStatusNotification) -> Self {
+        Self::TaskStatusNotification(value)
+    }
+}
+
+impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification {
+    fn from(value: LoggingMessageNotification) -> Self {
+        Self::LoggingMessageNotification(value)
+    }
+}
+
+impl ::std::convert::From<ElicitationCompleteNotification> for AnyServerNotification {
+    fn from(value: ElicitationCompleteNotification) -> Self {
+        Self::ElicitationCompleteNotification(value)
+    }
+}
+
+/// # Decoding
+///
+/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
+///
+/// - `PingRequest`: an object; `method` = `"ping"`; requires `id`, `jsonrpc`, `method`
+/// - `GetTaskRequest`: an object; `method` = `"tasks/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
+/// - `GetTaskPayloadRequest`: an object; `method` = `"tasks/result"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
+/// - `CancelTaskRequest`: an object; `method` = `"tasks/cancel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
+/// - `ListTasksRequest`: an object; `method` = `"tasks/list"`; requires `id`, `jsonrpc`, `method`
+/// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `id`, `jsonrpc`, `method`, `params`, `params.maxTokens`, `params.messages`
+/// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `id`, `jsonrpc`, `method`
+/// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `id`, `jsonrpc`, `method`, `params`
+#[doc(alias = "ServerRequest")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerRequest {
+    /// The [`PingRequest`] arm.
+    PingRequest(PingRequest),
+    /// The [`GetTaskRequest`] arm.
+    GetTaskRequest(GetTaskRequest),
+    /// The [`GetTaskPayloadRequest`] arm.
+    GetTaskPayloadRequest(GetTaskPayloadRequest),
+    /// The [`CancelTaskRequest`] arm.
+    CancelTaskRequest(CancelTaskRequest),
+    /// The [`ListTasksRequest`] arm.
+    ListTasksRequest(ListTasksRequest),
+    /// The [`CreateMessageRequest`] arm.
+    CreateMessageRequest(CreateMessageRequest),
+    /// The [`ListRootsRequest`] arm.
+    ListRootsRequest(ListRootsRequest),
+    /// The [`ElicitRequest`] arm.
+    ElicitRequest(ElicitRequest),
+}
+
+impl AnyServerRequest {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerRequest",
+        tag: ::std::option::Option::Some("method"),
+        arms: &[
+            crate::rt::union::Arm {
+                name: "PingRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["ping"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/get"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "taskId"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskPayloadRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/result"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "taskId"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CancelTaskRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/cancel"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "taskId"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListTasksRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["tasks/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateMessageRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["sampling/createMessage"],
+                tag_optional: false,
+                required: &[
+                    &["id"],
+                    &["jsonrpc"],
+                    &["method"],
+                    &["params"],
+                    &["params", "maxTokens"],
+                    &["params", "messages"],
+                ],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListRootsRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["roots/list"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ElicitRequest",
+                json: crate::rt::union::Json::Object,
+                tags: &["elicitation/create"],
+                tag_optional: false,
+                required: &[&["id"], &["jsonrpc"], &["method"], &["params"]],
+                known: &["id", "jsonrpc", "method", "params"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerRequest {
+        PingRequest(PingRequest),
+        GetTaskRequest(GetTaskRequest),
+        GetTaskPayloadRequest(GetTaskPayloadRequest),
+        CancelTaskRequest(CancelTaskRequest),
+        ListTasksRequest(ListTasksRequest),
+        CreateMessageRequest(CreateMessageRequest),
+        ListRootsRequest(ListRootsRequest),
+        ElicitRequest(ElicitRequest),
+    }
+}
+
+impl ::std::convert::From<PingRequest> for AnyServerRequest {
+    fn from(value: PingRequest) -> Self {
+        Self::PingRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskRequest> for AnyServerRequest {
+    fn from(value: GetTaskRequest) -> Self {
+        Self::GetTaskRequest(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskPayloadRequest> for AnyServerRequest {
+    fn from(value: GetTaskPayloadRequest) -> Self {
+        Self::GetTaskPayloadRequest(value)
+    }
+}
+
+impl ::std::convert::From<CancelTaskRequest> for AnyServerRequest {
+    fn from(value: CancelTaskRequest) -> Self {
+        Self::CancelTaskRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListTasksRequest> for AnyServerRequest {
+    fn from(value: ListTasksRequest) -> Self {
+        Self::ListTasksRequest(value)
+    }
+}
+
+impl ::std::convert::From<CreateMessageRequest> for AnyServerRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        Self::CreateMessageRequest(value)
+    }
+}
+
+impl ::std::convert::From<ListRootsRequest> for AnyServerRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        Self::ListRootsRequest(value)
+    }
+}
+
+impl ::std::convert::From<ElicitRequest> for AnyServerRequest {
+    fn from(value: ElicitRequest) -> Self {
+        Self::ElicitRequest(value)
+    }
+}
+
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `ResultObject`: an object
+/// - `InitializeResult`: an object; requires `capabilities`, `protocolVersion`, `serverInfo`, `serverInfo.name`, `serverInfo.version`
+/// - `ListResourcesResult`: an object; requires `resources`
+/// - `ListResourceTemplatesResult`: an object; requires `resourceTemplates`
+/// - `ReadResourceResult`: an object; requires `contents`
+/// - `ListPromptsResult`: an object; requires `prompts`
+/// - `GetPromptResult`: an object; requires `messages`
+/// - `ListToolsResult`: an object; requires `tools`
+/// - `CallToolResult`: an object; requires `content`
+/// - `GetTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`
+/// - `GetTaskPayloadResult`: an object; never chosen on decode: indistinguishable from [`ResultObject`]
+/// - `CancelTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`; never chosen on decode: indistinguishable from [`GetTaskResult`]
+/// - `ListTasksResult`: an object; requires `tasks`
+/// - `CompleteResult`: an object; requires `completion`, `completion.values`
+#[doc(alias = "ServerResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnyServerResult {
+    /// The [`ResultObject`] arm.
+    ResultObject(ResultObject),
+    /// The [`InitializeResult`] arm.
+    InitializeResult(InitializeResult),
+    /// The [`ListResourcesResult`] arm.
+    ListResourcesResult(ListResourcesResult),
+    /// The [`ListResourceTemplatesResult`] arm.
+    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// The [`ReadResourceResult`] arm.
+    ReadResourceResult(ReadResourceResult),
+    /// The [`ListPromptsResult`] arm.
+    ListPromptsResult(ListPromptsResult),
+    /// The [`GetPromptResult`] arm.
+    GetPromptResult(GetPromptResult),
+    /// The [`ListToolsResult`] arm.
+    ListToolsResult(ListToolsResult),
+    /// The [`CallToolResult`] arm.
+    CallToolResult(CallToolResult),
+    /// The [`GetTaskResult`] arm.
+    GetTaskResult(GetTaskResult),
+    /// The [`GetTaskPayloadResult`] arm.
+    GetTaskPayloadResult(GetTaskPayloadResult),
+    /// The [`CancelTaskResult`] arm.
+    CancelTaskResult(CancelTaskResult),
+    /// The [`ListTasksResult`] arm.
+    ListTasksResult(ListTasksResult),
+    /// The [`CompleteResult`] arm.
+    CompleteResult(CompleteResult),
+}
+
+impl AnyServerResult {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "AnyServerResult",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ResultObject",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[],
+                known: &["_meta"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "InitializeResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["capabilities"],
+                    &["protocolVersion"],
+                    &["serverInfo"],
+                    &["serverInfo", "name"],
+                    &["serverInfo", "version"],
+                ],
+                known: &[
+                    "_meta",
+                    "capabilities",
+                    "instructions",
+                    "protocolVersion",
+                    "serverInfo",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourcesResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["resources"]],
+                known: &["_meta", "nextCursor", "resources"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListResourceTemplatesResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["resourceTemplates"]],
+                known: &["_meta", "nextCursor", "resourceTemplates"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ReadResourceResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["contents"]],
+                known: &["_meta", "contents"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListPromptsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["prompts"]],
+                known: &["_meta", "nextCursor", "prompts"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetPromptResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["messages"]],
+                known: &["_meta", "description", "messages"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "ListToolsResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["tools"]],
+                known: &["_meta", "nextCursor", "tools"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CallToolResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"]],
+                known: &["_meta", "content", "isError", "structuredContent"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["createdAt"],
+                    &["lastUpdatedAt"],
+                    &["status"],
+                    &["taskId"],
+                    &["ttl"],
+                ],
+                known: &[
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "GetTaskPayloadResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[],
+                known: &["_meta"],
+                items: &[],
+                alts: &[],
+                shadowed: true,
+            },
+            crate::rt::union::Arm {
+                name: "CancelTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["createdAt"],
+                    &["lastUpdatedAt"],
+                    &["status"],
+                    &["taskId"],
+                    &["ttl"],
+                ],
+                known: &[
+                    "_meta",
+                    "createdAt",
+                    "lastUpdatedAt",
+                    "pollInterval",
+                    "status",
+                    "statusMessage",
+                    "taskId",
+                    "ttl",
+                ],
+                items: &[],
+                alts: &[],
+                shadowed: true,
+            },
+            crate::rt::union::Arm {
+                name: "ListTasksResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["tasks"]],
+                known: &["_meta", "nextCursor", "tasks"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CompleteResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["completion"], &["completion", "values"]],
+                known: &["_meta", "completion"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    AnyServerResult {
+        ResultObject(ResultObject),
+        InitializeResult(InitializeResult),
+        ListResourcesResult(ListResourcesResult),
+        ListResourceTemplatesResult(ListResourceTemplatesResult),
+        ReadResourceResult(ReadResourceResult),
+        ListPromptsResult(ListPromptsResult),
+        GetPromptResult(GetPromptResult),
+        ListToolsResult(ListToolsResult),
+        CallToolResult(CallToolResult),
+        GetTaskResult(GetTaskResult),
+        GetTaskPayloadResult(GetTaskPayloadResult),
+        CancelTaskResult(CancelTaskResult),
+        ListTasksResult(ListTasksResult),
+        CompleteResult(CompleteResult),
+    }
+}
+
+impl ::std::convert::From<ResultObject> for AnyServerResult {
+    fn from(value: ResultObject) -> Self {
+        Self::ResultObject(value)
+    }
+}
+
+impl ::std::convert::From<InitializeResult> for AnyServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::InitializeResult(value)
+    }
+}
+
+impl ::std::convert::From<ListResourcesResult> for AnyServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResourcesResult(value)
+    }
+}
+
+impl ::std::convert::From<ListResourceTemplatesResult> for AnyServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplatesResult(value)
+    }
+}
+
+impl ::std::convert::From<ReadResourceResult> for AnyServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResourceResult(value)
+    }
+}
+
+impl ::std::convert::From<ListPromptsResult> for AnyServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPromptsResult(value)
+    }
+}
+
+impl ::std::convert::From<GetPromptResult> for AnyServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPromptResult(value)
+    }
+}
+
+impl ::std::convert::From<ListToolsResult> for AnyServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListToolsResult(value)
+    }
+}
+
+impl ::std::convert::From<CallToolResult> for AnyServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskResult> for AnyServerResult {
+    fn from(value: GetTaskResult) -> Self {
+        Self::GetTaskResult(value)
+    }
+}
+
+impl ::std::convert::From<GetTaskPayloadResult> for AnyServerResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayloadResult(value)
+    }
+}
+
+impl ::std::convert::From<CancelTaskResult> for AnyServerResult {
+    fn from(value: CancelTaskResult) -> Self {
+        Self::CancelTaskResult(value)
+    }
+}
+
+impl ::std::convert::From<ListTasksResult> for AnyServerResult {
+    fn from(value: ListTasksResult) -> Self {
+        Self::ListTasksResult(value)
+    }
+}
+
+impl ::std::convert::From<CompleteResult> for AnyServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::CompleteResult(value)
+    }
+}
+
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -195,6 +1839,84 @@ crate::rt::open_object! {
         default: "default" optional,
         description: "description" optional,
         title: "title" optional,
+    }
+}
+
+/// The results that may answer `tools/call`; the schema names them but has no union of them, so the method layer adds this one.
+///
+///
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `CallToolResult`: an object; requires `content`
+/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
+#[doc(alias = "CallToolResultResponseResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum CallToolOutcome {
+    /// The [`CallToolResult`] arm.
+    CallToolResult(CallToolResult),
+    /// The [`CreateTaskResult`] arm.
+    CreateTaskResult(CreateTaskResult),
+}
+
+impl CallToolOutcome {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "CallToolOutcome",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CallToolResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"]],
+                known: &["_meta", "content", "isError", "structuredContent"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["task"],
+                    &["task", "createdAt"],
+                    &["task", "lastUpdatedAt"],
+                    &["task", "status"],
+                    &["task", "taskId"],
+                    &["task", "ttl"],
+                ],
+                known: &["_meta", "task"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    CallToolOutcome {
+        CallToolResult(CallToolResult),
+        CreateTaskResult(CreateTaskResult),
+    }
+}
+
+impl ::std::convert::From<CallToolResult> for CallToolOutcome {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallToolResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateTaskResult> for CallToolOutcome {
+    fn from(value: CreateTaskResult) -> Self {
+        Self::CreateTaskResult(value)
     }
 }
 
@@ -353,83 +2075,6 @@ crate::rt::open_object! {
         content: "content",
         is_error: "isError" optional,
         structured_content: "structuredContent" optional,
-    }
-}
-
-/// The results that may answer `tools/call`; the schema names them but has no union of them, so the method layer adds this one.
-///
-///
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `CallToolResult`: an object; requires `content`
-/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum CallToolResultResponseResult {
-    /// The [`CallToolResult`] arm.
-    CallToolResult(CallToolResult),
-    /// The [`CreateTaskResult`] arm.
-    CreateTaskResult(CreateTaskResult),
-}
-
-impl CallToolResultResponseResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "CallToolResultResponseResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CallToolResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["content"]],
-                known: &["_meta", "content", "isError", "structuredContent"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["task"],
-                    &["task", "createdAt"],
-                    &["task", "lastUpdatedAt"],
-                    &["task", "status"],
-                    &["task", "taskId"],
-                    &["task", "ttl"],
-                ],
-                known: &["_meta", "task"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    CallToolResultResponseResult {
-        CallToolResult(CallToolResult),
-        CreateTaskResult(CreateTaskResult),
-    }
-}
-
-impl ::std::convert::From<CallToolResult> for CallToolResultResponseResult {
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-
-impl ::std::convert::From<CreateTaskResult> for CallToolResultResponseResult {
-    fn from(value: CreateTaskResult) -> Self {
-        Self::CreateTaskResult(value)
     }
 }
 
@@ -896,825 +2541,6 @@ crate::rt::open_object! {
     }
 }
 
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `jsonrpc`, `method`, `params`
-/// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `jsonrpc`, `method`
-/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
-/// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
-/// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `jsonrpc`, `method`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientNotification {
-    /// The [`CancelledNotification`] arm.
-    CancelledNotification(CancelledNotification),
-    /// The [`InitializedNotification`] arm.
-    InitializedNotification(InitializedNotification),
-    /// The [`ProgressNotification`] arm.
-    ProgressNotification(ProgressNotification),
-    /// The [`TaskStatusNotification`] arm.
-    TaskStatusNotification(TaskStatusNotification),
-    /// The [`RootsListChangedNotification`] arm.
-    RootsListChangedNotification(RootsListChangedNotification),
-}
-
-impl ClientNotification {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientNotification",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CancelledNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/cancelled"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"], &["params"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "InitializedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/initialized"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ProgressNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/progress"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "progress"],
-                    &["params", "progressToken"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "TaskStatusNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/tasks/status"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "createdAt"],
-                    &["params", "lastUpdatedAt"],
-                    &["params", "status"],
-                    &["params", "taskId"],
-                    &["params", "ttl"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "RootsListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/roots/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientNotification {
-        CancelledNotification(CancelledNotification),
-        InitializedNotification(InitializedNotification),
-        ProgressNotification(ProgressNotification),
-        TaskStatusNotification(TaskStatusNotification),
-        RootsListChangedNotification(RootsListChangedNotification),
-    }
-}
-
-impl ::std::convert::From<CancelledNotification> for ClientNotification {
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-
-impl ::std::convert::From<InitializedNotification> for ClientNotification {
-    fn from(value: InitializedNotification) -> Self {
-        Self::InitializedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ProgressNotification> for ClientNotification {
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-
-impl ::std::convert::From<TaskStatusNotification> for ClientNotification {
-    fn from(value: TaskStatusNotification) -> Self {
-        Self::TaskStatusNotification(value)
-    }
-}
-
-impl ::std::convert::From<RootsListChangedNotification> for ClientNotification {
-    fn from(value: RootsListChangedNotification) -> Self {
-        Self::RootsListChangedNotification(value)
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `InitializeRequest`: an object; `method` = `"initialize"`; requires `id`, `jsonrpc`, `method`, `params`, `params.capabilities`, `params.clientInfo`, `params.protocolVersion`
-/// - `PingRequest`: an object; `method` = `"ping"`; requires `id`, `jsonrpc`, `method`
-/// - `ListResourcesRequest`: an object; `method` = `"resources/list"`; requires `id`, `jsonrpc`, `method`
-/// - `ListResourceTemplatesRequest`: an object; `method` = `"resources/templates/list"`; requires `id`, `jsonrpc`, `method`
-/// - `ReadResourceRequest`: an object; `method` = `"resources/read"`; requires `id`, `jsonrpc`, `method`, `params`, `params.uri`
-/// - `SubscribeRequest`: an object; `method` = `"resources/subscribe"`; requires `id`, `jsonrpc`, `method`, `params`, `params.uri`
-/// - `UnsubscribeRequest`: an object; `method` = `"resources/unsubscribe"`; requires `id`, `jsonrpc`, `method`, `params`, `params.uri`
-/// - `ListPromptsRequest`: an object; `method` = `"prompts/list"`; requires `id`, `jsonrpc`, `method`
-/// - `GetPromptRequest`: an object; `method` = `"prompts/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params.name`
-/// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `id`, `jsonrpc`, `method`
-/// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params.name`
-/// - `GetTaskRequest`: an object; `method` = `"tasks/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
-/// - `GetTaskPayloadRequest`: an object; `method` = `"tasks/result"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
-/// - `CancelTaskRequest`: an object; `method` = `"tasks/cancel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
-/// - `ListTasksRequest`: an object; `method` = `"tasks/list"`; requires `id`, `jsonrpc`, `method`
-/// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.level`
-/// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params.argument`, `params.ref`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientRequest {
-    /// The [`InitializeRequest`] arm.
-    InitializeRequest(InitializeRequest),
-    /// The [`PingRequest`] arm.
-    PingRequest(PingRequest),
-    /// The [`ListResourcesRequest`] arm.
-    ListResourcesRequest(ListResourcesRequest),
-    /// The [`ListResourceTemplatesRequest`] arm.
-    ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-    /// The [`ReadResourceRequest`] arm.
-    ReadResourceRequest(ReadResourceRequest),
-    /// The [`SubscribeRequest`] arm.
-    SubscribeRequest(SubscribeRequest),
-    /// The [`UnsubscribeRequest`] arm.
-    UnsubscribeRequest(UnsubscribeRequest),
-    /// The [`ListPromptsRequest`] arm.
-    ListPromptsRequest(ListPromptsRequest),
-    /// The [`GetPromptRequest`] arm.
-    GetPromptRequest(GetPromptRequest),
-    /// The [`ListToolsRequest`] arm.
-    ListToolsRequest(ListToolsRequest),
-    /// The [`CallToolRequest`] arm.
-    CallToolRequest(CallToolRequest),
-    /// The [`GetTaskRequest`] arm.
-    GetTaskRequest(GetTaskRequest),
-    /// The [`GetTaskPayloadRequest`] arm.
-    GetTaskPayloadRequest(GetTaskPayloadRequest),
-    /// The [`CancelTaskRequest`] arm.
-    CancelTaskRequest(CancelTaskRequest),
-    /// The [`ListTasksRequest`] arm.
-    ListTasksRequest(ListTasksRequest),
-    /// The [`SetLevelRequest`] arm.
-    SetLevelRequest(SetLevelRequest),
-    /// The [`CompleteRequest`] arm.
-    CompleteRequest(CompleteRequest),
-}
-
-impl ClientRequest {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientRequest",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "InitializeRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["initialize"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "capabilities"],
-                    &["params", "clientInfo"],
-                    &["params", "protocolVersion"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "PingRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["ping"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourcesRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourceTemplatesRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/templates/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/read"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "uri"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SubscribeRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/subscribe"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "uri"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "UnsubscribeRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["resources/unsubscribe"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "uri"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListPromptsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["prompts/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["prompts/get"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "name"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListToolsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tools/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tools/call"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "name"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/get"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "taskId"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskPayloadRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/result"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "taskId"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CancelTaskRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/cancel"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "taskId"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListTasksRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "SetLevelRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["logging/setLevel"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "level"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CompleteRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["completion/complete"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "argument"],
-                    &["params", "ref"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientRequest {
-        InitializeRequest(InitializeRequest),
-        PingRequest(PingRequest),
-        ListResourcesRequest(ListResourcesRequest),
-        ListResourceTemplatesRequest(ListResourceTemplatesRequest),
-        ReadResourceRequest(ReadResourceRequest),
-        SubscribeRequest(SubscribeRequest),
-        UnsubscribeRequest(UnsubscribeRequest),
-        ListPromptsRequest(ListPromptsRequest),
-        GetPromptRequest(GetPromptRequest),
-        ListToolsRequest(ListToolsRequest),
-        CallToolRequest(CallToolRequest),
-        GetTaskRequest(GetTaskRequest),
-        GetTaskPayloadRequest(GetTaskPayloadRequest),
-        CancelTaskRequest(CancelTaskRequest),
-        ListTasksRequest(ListTasksRequest),
-        SetLevelRequest(SetLevelRequest),
-        CompleteRequest(CompleteRequest),
-    }
-}
-
-impl ::std::convert::From<InitializeRequest> for ClientRequest {
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-
-impl ::std::convert::From<PingRequest> for ClientRequest {
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListResourcesRequest> for ClientRequest {
-    fn from(value: ListResourcesRequest) -> Self {
-        Self::ListResourcesRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListResourceTemplatesRequest> for ClientRequest {
-    fn from(value: ListResourceTemplatesRequest) -> Self {
-        Self::ListResourceTemplatesRequest(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceRequest> for ClientRequest {
-    fn from(value: ReadResourceRequest) -> Self {
-        Self::ReadResourceRequest(value)
-    }
-}
-
-impl ::std::convert::From<SubscribeRequest> for ClientRequest {
-    fn from(value: SubscribeRequest) -> Self {
-        Self::SubscribeRequest(value)
-    }
-}
-
-impl ::std::convert::From<UnsubscribeRequest> for ClientRequest {
-    fn from(value: UnsubscribeRequest) -> Self {
-        Self::UnsubscribeRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListPromptsRequest> for ClientRequest {
-    fn from(value: ListPromptsRequest) -> Self {
-        Self::ListPromptsRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptRequest> for ClientRequest {
-    fn from(value: GetPromptRequest) -> Self {
-        Self::GetPromptRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListToolsRequest> for ClientRequest {
-    fn from(value: ListToolsRequest) -> Self {
-        Self::ListToolsRequest(value)
-    }
-}
-
-impl ::std::convert::From<CallToolRequest> for ClientRequest {
-    fn from(value: CallToolRequest) -> Self {
-        Self::CallToolRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskRequest> for ClientRequest {
-    fn from(value: GetTaskRequest) -> Self {
-        Self::GetTaskRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskPayloadRequest> for ClientRequest {
-    fn from(value: GetTaskPayloadRequest) -> Self {
-        Self::GetTaskPayloadRequest(value)
-    }
-}
-
-impl ::std::convert::From<CancelTaskRequest> for ClientRequest {
-    fn from(value: CancelTaskRequest) -> Self {
-        Self::CancelTaskRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListTasksRequest> for ClientRequest {
-    fn from(value: ListTasksRequest) -> Self {
-        Self::ListTasksRequest(value)
-    }
-}
-
-impl ::std::convert::From<SetLevelRequest> for ClientRequest {
-    fn from(value: SetLevelRequest) -> Self {
-        Self::SetLevelRequest(value)
-    }
-}
-
-impl ::std::convert::From<CompleteRequest> for ClientRequest {
-    fn from(value: CompleteRequest) -> Self {
-        Self::CompleteRequest(value)
-    }
-}
-
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `ResultObject`: an object
-/// - `GetTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`
-/// - `GetTaskPayloadResult`: an object; never chosen on decode: indistinguishable from [`ResultObject`]
-/// - `CancelTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`; never chosen on decode: indistinguishable from [`GetTaskResult`]
-/// - `ListTasksResult`: an object; requires `tasks`
-/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
-/// - `ListRootsResult`: an object; requires `roots`
-/// - `ElicitResult`: an object; requires `action`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ClientResult {
-    /// The [`ResultObject`] arm.
-    ResultObject(ResultObject),
-    /// The [`GetTaskResult`] arm.
-    GetTaskResult(GetTaskResult),
-    /// The [`GetTaskPayloadResult`] arm.
-    GetTaskPayloadResult(GetTaskPayloadResult),
-    /// The [`CancelTaskResult`] arm.
-    CancelTaskResult(CancelTaskResult),
-    /// The [`ListTasksResult`] arm.
-    ListTasksResult(ListTasksResult),
-    /// The [`CreateMessageResult`] arm.
-    CreateMessageResult(CreateMessageResult),
-    /// The [`ListRootsResult`] arm.
-    ListRootsResult(ListRootsResult),
-    /// The [`ElicitResult`] arm.
-    ElicitResult(ElicitResult),
-}
-
-impl ClientResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ClientResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "ResultObject",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[],
-                known: &["_meta"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["createdAt"],
-                    &["lastUpdatedAt"],
-                    &["status"],
-                    &["taskId"],
-                    &["ttl"],
-                ],
-                known: &[
-                    "_meta",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "pollInterval",
-                    "status",
-                    "statusMessage",
-                    "taskId",
-                    "ttl",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskPayloadResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[],
-                known: &["_meta"],
-                items: &[],
-                alts: &[],
-                shadowed: true,
-            },
-            crate::rt::union::Arm {
-                name: "CancelTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["createdAt"],
-                    &["lastUpdatedAt"],
-                    &["status"],
-                    &["taskId"],
-                    &["ttl"],
-                ],
-                known: &[
-                    "_meta",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "pollInterval",
-                    "status",
-                    "statusMessage",
-                    "taskId",
-                    "ttl",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: true,
-            },
-            crate::rt::union::Arm {
-                name: "ListTasksResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["tasks"]],
-                known: &["_meta", "nextCursor", "tasks"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateMessageResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["content"], &["model"], &["role"]],
-                known: &["_meta", "content", "model", "role", "stopReason"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListRootsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["roots"]],
-                known: &["_meta", "roots"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ElicitResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["action"]],
-                known: &["_meta", "action", "content"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ClientResult {
-        ResultObject(ResultObject),
-        GetTaskResult(GetTaskResult),
-        GetTaskPayloadResult(GetTaskPayloadResult),
-        CancelTaskResult(CancelTaskResult),
-        ListTasksResult(ListTasksResult),
-        CreateMessageResult(CreateMessageResult),
-        ListRootsResult(ListRootsResult),
-        ElicitResult(ElicitResult),
-    }
-}
-
-impl ::std::convert::From<ResultObject> for ClientResult {
-    fn from(value: ResultObject) -> Self {
-        Self::ResultObject(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskResult> for ClientResult {
-    fn from(value: GetTaskResult) -> Self {
-        Self::GetTaskResult(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskPayloadResult> for ClientResult {
-    fn from(value: GetTaskPayloadResult) -> Self {
-        Self::GetTaskPayloadResult(value)
-    }
-}
-
-impl ::std::convert::From<CancelTaskResult> for ClientResult {
-    fn from(value: CancelTaskResult) -> Self {
-        Self::CancelTaskResult(value)
-    }
-}
-
-impl ::std::convert::From<ListTasksResult> for ClientResult {
-    fn from(value: ListTasksResult) -> Self {
-        Self::ListTasksResult(value)
-    }
-}
-
-impl ::std::convert::From<CreateMessageResult> for ClientResult {
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-
-impl ::std::convert::From<ListRootsResult> for ClientResult {
-    fn from(value: ListRootsResult) -> Self {
-        Self::ListRootsResult(value)
-    }
-}
-
-impl ::std::convert::From<ElicitResult> for ClientResult {
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
-}
-
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2113,6 +2939,84 @@ impl ::std::convert::From<ResourceLink> for ContentBlock {
 impl ::std::convert::From<EmbeddedResource> for ContentBlock {
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(value)
+    }
+}
+
+/// The results that may answer `sampling/createMessage`; the schema names them but has no union of them, so the method layer adds this one.
+///
+///
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
+/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
+#[doc(alias = "CreateMessageResultResponseResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum CreateMessageOutcome {
+    /// The [`CreateMessageResult`] arm.
+    CreateMessageResult(CreateMessageResult),
+    /// The [`CreateTaskResult`] arm.
+    CreateTaskResult(CreateTaskResult),
+}
+
+impl CreateMessageOutcome {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "CreateMessageOutcome",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "CreateMessageResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["content"], &["model"], &["role"]],
+                known: &["_meta", "content", "model", "role", "stopReason"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["task"],
+                    &["task", "createdAt"],
+                    &["task", "lastUpdatedAt"],
+                    &["task", "status"],
+                    &["task", "taskId"],
+                    &["task", "ttl"],
+                ],
+                known: &["_meta", "task"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    CreateMessageOutcome {
+        CreateMessageResult(CreateMessageResult),
+        CreateTaskResult(CreateTaskResult),
+    }
+}
+
+impl ::std::convert::From<CreateMessageResult> for CreateMessageOutcome {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessageResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateTaskResult> for CreateMessageOutcome {
+    fn from(value: CreateTaskResult) -> Self {
+        Self::CreateTaskResult(value)
     }
 }
 
@@ -2620,83 +3524,6 @@ for CreateMessageResultContent {
     }
 }
 
-/// The results that may answer `sampling/createMessage`; the schema names them but has no union of them, so the method layer adds this one.
-///
-///
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
-/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum CreateMessageResultResponseResult {
-    /// The [`CreateMessageResult`] arm.
-    CreateMessageResult(CreateMessageResult),
-    /// The [`CreateTaskResult`] arm.
-    CreateTaskResult(CreateTaskResult),
-}
-
-impl CreateMessageResultResponseResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "CreateMessageResultResponseResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CreateMessageResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["content"], &["model"], &["role"]],
-                known: &["_meta", "content", "model", "role", "stopReason"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["task"],
-                    &["task", "createdAt"],
-                    &["task", "lastUpdatedAt"],
-                    &["task", "status"],
-                    &["task", "taskId"],
-                    &["task", "ttl"],
-                ],
-                known: &["_meta", "task"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    CreateMessageResultResponseResult {
-        CreateMessageResult(CreateMessageResult),
-        CreateTaskResult(CreateTaskResult),
-    }
-}
-
-impl ::std::convert::From<CreateMessageResult> for CreateMessageResultResponseResult {
-    fn from(value: CreateMessageResult) -> Self {
-        Self::CreateMessageResult(value)
-    }
-}
-
-impl ::std::convert::From<CreateTaskResult> for CreateMessageResultResponseResult {
-    fn from(value: CreateTaskResult) -> Self {
-        Self::CreateTaskResult(value)
-    }
-}
-
 /// A response to a task-augmented request.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -2729,6 +3556,84 @@ crate::rt::open_object! {
 
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = ::std::string::String;
+
+/// The results that may answer `elicitation/create`; the schema names them but has no union of them, so the method layer adds this one.
+///
+///
+/// # Decoding
+///
+/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
+///
+/// - `ElicitResult`: an object; requires `action`
+/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
+#[doc(alias = "ElicitResultResponseResult")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum ElicitOutcome {
+    /// The [`ElicitResult`] arm.
+    ElicitResult(ElicitResult),
+    /// The [`CreateTaskResult`] arm.
+    CreateTaskResult(CreateTaskResult),
+}
+
+impl ElicitOutcome {
+    /// The facts decoding uses to choose an arm, one entry per variant.
+    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+        name: "ElicitOutcome",
+        tag: ::std::option::Option::None,
+        arms: &[
+            crate::rt::union::Arm {
+                name: "ElicitResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[&["action"]],
+                known: &["_meta", "action", "content"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+            crate::rt::union::Arm {
+                name: "CreateTaskResult",
+                json: crate::rt::union::Json::Object,
+                tags: &[],
+                tag_optional: false,
+                required: &[
+                    &["task"],
+                    &["task", "createdAt"],
+                    &["task", "lastUpdatedAt"],
+                    &["task", "status"],
+                    &["task", "taskId"],
+                    &["task", "ttl"],
+                ],
+                known: &["_meta", "task"],
+                items: &[],
+                alts: &[],
+                shadowed: false,
+            },
+        ],
+    };
+}
+
+crate::rt::union_arms! {
+    ElicitOutcome {
+        ElicitResult(ElicitResult),
+        CreateTaskResult(CreateTaskResult),
+    }
+}
+
+impl ::std::convert::From<ElicitResult> for ElicitOutcome {
+    fn from(value: ElicitResult) -> Self {
+        Self::ElicitResult(value)
+    }
+}
+
+impl ::std::convert::From<CreateTaskResult> for ElicitOutcome {
+    fn from(value: CreateTaskResult) -> Self {
+        Self::CreateTaskResult(value)
+    }
+}
 
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
@@ -3239,83 +4144,6 @@ impl ::std::convert::From<i64> for ElicitResultContentValue {
 impl ::std::convert::From<bool> for ElicitResultContentValue {
     fn from(value: bool) -> Self {
         Self::Boolean(value)
-    }
-}
-
-/// The results that may answer `elicitation/create`; the schema names them but has no union of them, so the method layer adds this one.
-///
-///
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `ElicitResult`: an object; requires `action`
-/// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ElicitResultResponseResult {
-    /// The [`ElicitResult`] arm.
-    ElicitResult(ElicitResult),
-    /// The [`CreateTaskResult`] arm.
-    CreateTaskResult(CreateTaskResult),
-}
-
-impl ElicitResultResponseResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ElicitResultResponseResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "ElicitResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["action"]],
-                known: &["_meta", "action", "content"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["task"],
-                    &["task", "createdAt"],
-                    &["task", "lastUpdatedAt"],
-                    &["task", "status"],
-                    &["task", "taskId"],
-                    &["task", "ttl"],
-                ],
-                known: &["_meta", "task"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ElicitResultResponseResult {
-        ElicitResult(ElicitResult),
-        CreateTaskResult(CreateTaskResult),
-    }
-}
-
-impl ::std::convert::From<ElicitResult> for ElicitResultResponseResult {
-    fn from(value: ElicitResult) -> Self {
-        Self::ElicitResult(value)
-    }
-}
-
-impl ::std::convert::From<CreateTaskResult> for ElicitResultResponseResult {
-    fn from(value: CreateTaskResult) -> Self {
-        Self::CreateTaskResult(value)
     }
 }
 
@@ -7732,825 +8560,6 @@ pub struct ServerCapabilitiesTools {
 crate::rt::open_object! {
     ServerCapabilitiesTools {
         list_changed: "listChanged" optional,
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `CancelledNotification`: an object; `method` = `"notifications/cancelled"`; requires `jsonrpc`, `method`, `params`
-/// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
-/// - `ResourceListChangedNotification`: an object; `method` = `"notifications/resources/list_changed"`; requires `jsonrpc`, `method`
-/// - `ResourceUpdatedNotification`: an object; `method` = `"notifications/resources/updated"`; requires `jsonrpc`, `method`, `params`, `params.uri`
-/// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `jsonrpc`, `method`
-/// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
-/// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
-/// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
-/// - `ElicitationCompleteNotification`: an object; `method` = `"notifications/elicitation/complete"`; requires `jsonrpc`, `method`, `params`, `params.elicitationId`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerNotification {
-    /// The [`CancelledNotification`] arm.
-    CancelledNotification(CancelledNotification),
-    /// The [`ProgressNotification`] arm.
-    ProgressNotification(ProgressNotification),
-    /// The [`ResourceListChangedNotification`] arm.
-    ResourceListChangedNotification(ResourceListChangedNotification),
-    /// The [`ResourceUpdatedNotification`] arm.
-    ResourceUpdatedNotification(ResourceUpdatedNotification),
-    /// The [`PromptListChangedNotification`] arm.
-    PromptListChangedNotification(PromptListChangedNotification),
-    /// The [`ToolListChangedNotification`] arm.
-    ToolListChangedNotification(ToolListChangedNotification),
-    /// The [`TaskStatusNotification`] arm.
-    TaskStatusNotification(TaskStatusNotification),
-    /// The [`LoggingMessageNotification`] arm.
-    LoggingMessageNotification(LoggingMessageNotification),
-    /// The [`ElicitationCompleteNotification`] arm.
-    ElicitationCompleteNotification(ElicitationCompleteNotification),
-}
-
-impl ServerNotification {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerNotification",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "CancelledNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/cancelled"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"], &["params"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ProgressNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/progress"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "progress"],
-                    &["params", "progressToken"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ResourceListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/resources/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ResourceUpdatedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/resources/updated"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"], &["params"], &["params", "uri"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "PromptListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/prompts/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ToolListChangedNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/tools/list_changed"],
-                tag_optional: false,
-                required: &[&["jsonrpc"], &["method"]],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "TaskStatusNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/tasks/status"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "createdAt"],
-                    &["params", "lastUpdatedAt"],
-                    &["params", "status"],
-                    &["params", "taskId"],
-                    &["params", "ttl"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "LoggingMessageNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/message"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "data"],
-                    &["params", "level"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ElicitationCompleteNotification",
-                json: crate::rt::union::Json::Object,
-                tags: &["notifications/elicitation/complete"],
-                tag_optional: false,
-                required: &[
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "elicitationId"],
-                ],
-                known: &["jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerNotification {
-        CancelledNotification(CancelledNotification),
-        ProgressNotification(ProgressNotification),
-        ResourceListChangedNotification(ResourceListChangedNotification),
-        ResourceUpdatedNotification(ResourceUpdatedNotification),
-        PromptListChangedNotification(PromptListChangedNotification),
-        ToolListChangedNotification(ToolListChangedNotification),
-        TaskStatusNotification(TaskStatusNotification),
-        LoggingMessageNotification(LoggingMessageNotification),
-        ElicitationCompleteNotification(ElicitationCompleteNotification),
-    }
-}
-
-impl ::std::convert::From<CancelledNotification> for ServerNotification {
-    fn from(value: CancelledNotification) -> Self {
-        Self::CancelledNotification(value)
-    }
-}
-
-impl ::std::convert::From<ProgressNotification> for ServerNotification {
-    fn from(value: ProgressNotification) -> Self {
-        Self::ProgressNotification(value)
-    }
-}
-
-impl ::std::convert::From<ResourceListChangedNotification> for ServerNotification {
-    fn from(value: ResourceListChangedNotification) -> Self {
-        Self::ResourceListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ResourceUpdatedNotification> for ServerNotification {
-    fn from(value: ResourceUpdatedNotification) -> Self {
-        Self::ResourceUpdatedNotification(value)
-    }
-}
-
-impl ::std::convert::From<PromptListChangedNotification> for ServerNotification {
-    fn from(value: PromptListChangedNotification) -> Self {
-        Self::PromptListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<ToolListChangedNotification> for ServerNotification {
-    fn from(value: ToolListChangedNotification) -> Self {
-        Self::ToolListChangedNotification(value)
-    }
-}
-
-impl ::std::convert::From<TaskStatusNotification> for ServerNotification {
-    fn from(value: TaskStatusNotification) -> Self {
-        Self::TaskStatusNotification(value)
-    }
-}
-
-impl ::std::convert::From<LoggingMessageNotification> for ServerNotification {
-    fn from(value: LoggingMessageNotification) -> Self {
-        Self::LoggingMessageNotification(value)
-    }
-}
-
-impl ::std::convert::From<ElicitationCompleteNotification> for ServerNotification {
-    fn from(value: ElicitationCompleteNotification) -> Self {
-        Self::ElicitationCompleteNotification(value)
-    }
-}
-
-/// # Decoding
-///
-/// The `method` property picks the arm; where several arms share a value, the most specific set of required properties present decides, then the arm that declares the most of the properties present, then the arm that declares fewest (see [`crate::rt::union`]):
-///
-/// - `PingRequest`: an object; `method` = `"ping"`; requires `id`, `jsonrpc`, `method`
-/// - `GetTaskRequest`: an object; `method` = `"tasks/get"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
-/// - `GetTaskPayloadRequest`: an object; `method` = `"tasks/result"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
-/// - `CancelTaskRequest`: an object; `method` = `"tasks/cancel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.taskId`
-/// - `ListTasksRequest`: an object; `method` = `"tasks/list"`; requires `id`, `jsonrpc`, `method`
-/// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `id`, `jsonrpc`, `method`, `params`, `params.maxTokens`, `params.messages`
-/// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `id`, `jsonrpc`, `method`
-/// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `id`, `jsonrpc`, `method`, `params`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerRequest {
-    /// The [`PingRequest`] arm.
-    PingRequest(PingRequest),
-    /// The [`GetTaskRequest`] arm.
-    GetTaskRequest(GetTaskRequest),
-    /// The [`GetTaskPayloadRequest`] arm.
-    GetTaskPayloadRequest(GetTaskPayloadRequest),
-    /// The [`CancelTaskRequest`] arm.
-    CancelTaskRequest(CancelTaskRequest),
-    /// The [`ListTasksRequest`] arm.
-    ListTasksRequest(ListTasksRequest),
-    /// The [`CreateMessageRequest`] arm.
-    CreateMessageRequest(CreateMessageRequest),
-    /// The [`ListRootsRequest`] arm.
-    ListRootsRequest(ListRootsRequest),
-    /// The [`ElicitRequest`] arm.
-    ElicitRequest(ElicitRequest),
-}
-
-impl ServerRequest {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerRequest",
-        tag: ::std::option::Option::Some("method"),
-        arms: &[
-            crate::rt::union::Arm {
-                name: "PingRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["ping"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/get"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "taskId"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskPayloadRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/result"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "taskId"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CancelTaskRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/cancel"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "taskId"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListTasksRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["tasks/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CreateMessageRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["sampling/createMessage"],
-                tag_optional: false,
-                required: &[
-                    &["id"],
-                    &["jsonrpc"],
-                    &["method"],
-                    &["params"],
-                    &["params", "maxTokens"],
-                    &["params", "messages"],
-                ],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListRootsRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["roots/list"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ElicitRequest",
-                json: crate::rt::union::Json::Object,
-                tags: &["elicitation/create"],
-                tag_optional: false,
-                required: &[&["id"], &["jsonrpc"], &["method"], &["params"]],
-                known: &["id", "jsonrpc", "method", "params"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerRequest {
-        PingRequest(PingRequest),
-        GetTaskRequest(GetTaskRequest),
-        GetTaskPayloadRequest(GetTaskPayloadRequest),
-        CancelTaskRequest(CancelTaskRequest),
-        ListTasksRequest(ListTasksRequest),
-        CreateMessageRequest(CreateMessageRequest),
-        ListRootsRequest(ListRootsRequest),
-        ElicitRequest(ElicitRequest),
-    }
-}
-
-impl ::std::convert::From<PingRequest> for ServerRequest {
-    fn from(value: PingRequest) -> Self {
-        Self::PingRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskRequest> for ServerRequest {
-    fn from(value: GetTaskRequest) -> Self {
-        Self::GetTaskRequest(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskPayloadRequest> for ServerRequest {
-    fn from(value: GetTaskPayloadRequest) -> Self {
-        Self::GetTaskPayloadRequest(value)
-    }
-}
-
-impl ::std::convert::From<CancelTaskRequest> for ServerRequest {
-    fn from(value: CancelTaskRequest) -> Self {
-        Self::CancelTaskRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListTasksRequest> for ServerRequest {
-    fn from(value: ListTasksRequest) -> Self {
-        Self::ListTasksRequest(value)
-    }
-}
-
-impl ::std::convert::From<CreateMessageRequest> for ServerRequest {
-    fn from(value: CreateMessageRequest) -> Self {
-        Self::CreateMessageRequest(value)
-    }
-}
-
-impl ::std::convert::From<ListRootsRequest> for ServerRequest {
-    fn from(value: ListRootsRequest) -> Self {
-        Self::ListRootsRequest(value)
-    }
-}
-
-impl ::std::convert::From<ElicitRequest> for ServerRequest {
-    fn from(value: ElicitRequest) -> Self {
-        Self::ElicitRequest(value)
-    }
-}
-
-/// # Decoding
-///
-/// The JSON kind of the value, then the most specific set of required properties present, picks the arm (never the first arm that happens to decode; see [`crate::rt::union`]):
-///
-/// - `ResultObject`: an object
-/// - `InitializeResult`: an object; requires `capabilities`, `protocolVersion`, `serverInfo`, `serverInfo.name`, `serverInfo.version`
-/// - `ListResourcesResult`: an object; requires `resources`
-/// - `ListResourceTemplatesResult`: an object; requires `resourceTemplates`
-/// - `ReadResourceResult`: an object; requires `contents`
-/// - `ListPromptsResult`: an object; requires `prompts`
-/// - `GetPromptResult`: an object; requires `messages`
-/// - `ListToolsResult`: an object; requires `tools`
-/// - `CallToolResult`: an object; requires `content`
-/// - `GetTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`
-/// - `GetTaskPayloadResult`: an object; never chosen on decode: indistinguishable from [`ResultObject`]
-/// - `CancelTaskResult`: an object; requires `createdAt`, `lastUpdatedAt`, `status`, `taskId`, `ttl`; never chosen on decode: indistinguishable from [`GetTaskResult`]
-/// - `ListTasksResult`: an object; requires `tasks`
-/// - `CompleteResult`: an object; requires `completion`, `completion.values`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
-pub enum ServerResult {
-    /// The [`ResultObject`] arm.
-    ResultObject(ResultObject),
-    /// The [`InitializeResult`] arm.
-    InitializeResult(InitializeResult),
-    /// The [`ListResourcesResult`] arm.
-    ListResourcesResult(ListResourcesResult),
-    /// The [`ListResourceTemplatesResult`] arm.
-    ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// The [`ReadResourceResult`] arm.
-    ReadResourceResult(ReadResourceResult),
-    /// The [`ListPromptsResult`] arm.
-    ListPromptsResult(ListPromptsResult),
-    /// The [`GetPromptResult`] arm.
-    GetPromptResult(GetPromptResult),
-    /// The [`ListToolsResult`] arm.
-    ListToolsResult(ListToolsResult),
-    /// The [`CallToolResult`] arm.
-    CallToolResult(CallToolResult),
-    /// The [`GetTaskResult`] arm.
-    GetTaskResult(GetTaskResult),
-    /// The [`GetTaskPayloadResult`] arm.
-    GetTaskPayloadResult(GetTaskPayloadResult),
-    /// The [`CancelTaskResult`] arm.
-    CancelTaskResult(CancelTaskResult),
-    /// The [`ListTasksResult`] arm.
-    ListTasksResult(ListTasksResult),
-    /// The [`CompleteResult`] arm.
-    CompleteResult(CompleteResult),
-}
-
-impl ServerResult {
-    /// The facts decoding uses to choose an arm, one entry per variant.
-    pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
-        name: "ServerResult",
-        tag: ::std::option::Option::None,
-        arms: &[
-            crate::rt::union::Arm {
-                name: "ResultObject",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[],
-                known: &["_meta"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "InitializeResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["capabilities"],
-                    &["protocolVersion"],
-                    &["serverInfo"],
-                    &["serverInfo", "name"],
-                    &["serverInfo", "version"],
-                ],
-                known: &[
-                    "_meta",
-                    "capabilities",
-                    "instructions",
-                    "protocolVersion",
-                    "serverInfo",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourcesResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["resources"]],
-                known: &["_meta", "nextCursor", "resources"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListResourceTemplatesResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["resourceTemplates"]],
-                known: &["_meta", "nextCursor", "resourceTemplates"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ReadResourceResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["contents"]],
-                known: &["_meta", "contents"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListPromptsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["prompts"]],
-                known: &["_meta", "nextCursor", "prompts"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetPromptResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["messages"]],
-                known: &["_meta", "description", "messages"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "ListToolsResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["tools"]],
-                known: &["_meta", "nextCursor", "tools"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CallToolResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["content"]],
-                known: &["_meta", "content", "isError", "structuredContent"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["createdAt"],
-                    &["lastUpdatedAt"],
-                    &["status"],
-                    &["taskId"],
-                    &["ttl"],
-                ],
-                known: &[
-                    "_meta",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "pollInterval",
-                    "status",
-                    "statusMessage",
-                    "taskId",
-                    "ttl",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "GetTaskPayloadResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[],
-                known: &["_meta"],
-                items: &[],
-                alts: &[],
-                shadowed: true,
-            },
-            crate::rt::union::Arm {
-                name: "CancelTaskResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[
-                    &["createdAt"],
-                    &["lastUpdatedAt"],
-                    &["status"],
-                    &["taskId"],
-                    &["ttl"],
-                ],
-                known: &[
-                    "_meta",
-                    "createdAt",
-                    "lastUpdatedAt",
-                    "pollInterval",
-                    "status",
-                    "statusMessage",
-                    "taskId",
-                    "ttl",
-                ],
-                items: &[],
-                alts: &[],
-                shadowed: true,
-            },
-            crate::rt::union::Arm {
-                name: "ListTasksResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["tasks"]],
-                known: &["_meta", "nextCursor", "tasks"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-            crate::rt::union::Arm {
-                name: "CompleteResult",
-                json: crate::rt::union::Json::Object,
-                tags: &[],
-                tag_optional: false,
-                required: &[&["completion"], &["completion", "values"]],
-                known: &["_meta", "completion"],
-                items: &[],
-                alts: &[],
-                shadowed: false,
-            },
-        ],
-    };
-}
-
-crate::rt::union_arms! {
-    ServerResult {
-        ResultObject(ResultObject),
-        InitializeResult(InitializeResult),
-        ListResourcesResult(ListResourcesResult),
-        ListResourceTemplatesResult(ListResourceTemplatesResult),
-        ReadResourceResult(ReadResourceResult),
-        ListPromptsResult(ListPromptsResult),
-        GetPromptResult(GetPromptResult),
-        ListToolsResult(ListToolsResult),
-        CallToolResult(CallToolResult),
-        GetTaskResult(GetTaskResult),
-        GetTaskPayloadResult(GetTaskPayloadResult),
-        CancelTaskResult(CancelTaskResult),
-        ListTasksResult(ListTasksResult),
-        CompleteResult(CompleteResult),
-    }
-}
-
-impl ::std::convert::From<ResultObject> for ServerResult {
-    fn from(value: ResultObject) -> Self {
-        Self::ResultObject(value)
-    }
-}
-
-impl ::std::convert::From<InitializeResult> for ServerResult {
-    fn from(value: InitializeResult) -> Self {
-        Self::InitializeResult(value)
-    }
-}
-
-impl ::std::convert::From<ListResourcesResult> for ServerResult {
-    fn from(value: ListResourcesResult) -> Self {
-        Self::ListResourcesResult(value)
-    }
-}
-
-impl ::std::convert::From<ListResourceTemplatesResult> for ServerResult {
-    fn from(value: ListResourceTemplatesResult) -> Self {
-        Self::ListResourceTemplatesResult(value)
-    }
-}
-
-impl ::std::convert::From<ReadResourceResult> for ServerResult {
-    fn from(value: ReadResourceResult) -> Self {
-        Self::ReadResourceResult(value)
-    }
-}
-
-impl ::std::convert::From<ListPromptsResult> for ServerResult {
-    fn from(value: ListPromptsResult) -> Self {
-        Self::ListPromptsResult(value)
-    }
-}
-
-impl ::std::convert::From<GetPromptResult> for ServerResult {
-    fn from(value: GetPromptResult) -> Self {
-        Self::GetPromptResult(value)
-    }
-}
-
-impl ::std::convert::From<ListToolsResult> for ServerResult {
-    fn from(value: ListToolsResult) -> Self {
-        Self::ListToolsResult(value)
-    }
-}
-
-impl ::std::convert::From<CallToolResult> for ServerResult {
-    fn from(value: CallToolResult) -> Self {
-        Self::CallToolResult(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskResult> for ServerResult {
-    fn from(value: GetTaskResult) -> Self {
-        Self::GetTaskResult(value)
-    }
-}
-
-impl ::std::convert::From<GetTaskPayloadResult> for ServerResult {
-    fn from(value: GetTaskPayloadResult) -> Self {
-        Self::GetTaskPayloadResult(value)
-    }
-}
-
-impl ::std::convert::From<CancelTaskResult> for ServerResult {
-    fn from(value: CancelTaskResult) -> Self {
-        Self::CancelTaskResult(value)
-    }
-}
-
-impl ::std::convert::From<ListTasksResult> for ServerResult {
-    fn from(value: ListTasksResult) -> Self {
-        Self::ListTasksResult(value)
-    }
-}
-
-impl ::std::convert::From<CompleteResult> for ServerResult {
-    fn from(value: CompleteResult) -> Self {
-        Self::CompleteResult(value)
     }
 }
 

@@ -124,7 +124,7 @@ impl crate::rt::method::Request for GetPrompt {
     const PARAMS_REQUIRED: bool = true;
     type Message = super::GetPromptRequest;
     type Params = super::GetPromptRequestParams;
-    type Result = super::GetPromptResultResponseResult;
+    type Result = super::GetPromptOutcome;
 }
 
 /// `prompts/list`: a request the client sends to the server ([`ListPromptsRequest`](super::ListPromptsRequest)), answered by [`ListPromptsResult`](super::ListPromptsResult).
@@ -160,7 +160,7 @@ impl crate::rt::method::Request for ReadResource {
     const PARAMS_REQUIRED: bool = true;
     type Message = super::ReadResourceRequest;
     type Params = super::ReadResourceRequestParams;
-    type Result = super::ReadResourceResultResponseResult;
+    type Result = super::ReadResourceOutcome;
 }
 
 /// `resources/templates/list`: a request the client sends to the server ([`ListResourceTemplatesRequest`](super::ListResourceTemplatesRequest)), answered by [`ListResourceTemplatesResult`](super::ListResourceTemplatesResult).
@@ -232,7 +232,7 @@ impl crate::rt::method::Request for CallTool {
     const PARAMS_REQUIRED: bool = true;
     type Message = super::CallToolRequest;
     type Params = super::CallToolRequestParams;
-    type Result = super::CallToolResultResponseResult;
+    type Result = super::CallToolOutcome;
 }
 
 /// `tools/list`: a request the client sends to the server ([`ListToolsRequest`](super::ListToolsRequest)), answered by [`ListToolsResult`](super::ListToolsResult).
