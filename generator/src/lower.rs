@@ -873,23 +873,39 @@ impl Lowerer<'_> {
             .filter(|t| matches!(t.kind, Kind::Union { .. }))
             .map(|t| t.name.clone())
             .collect();
-        // Unions nest (array items, arms that are unions): a few passes let every union
-        // see the finished signatures of the unions inside it; the last pass checks.
-        for pass in 0..4 {
+        // Unions nest (array items, arms that are unions): each pass recomputes every
+        // union's facts from the current facts of the types inside it, until a pass
+        // changes nothing; then a last pass checks the arms. A chain of n unions nested in
+        // one another settles in at most n + 1 passes, so more means the facts do not
+        // converge, which is a generator bug, reported rather than emitted.
+        let limit = union_names.len() + 1;
+        for _ in 0..=limit {
+            let mut changed = false;
             for name in &union_names {
-                self.finish_union(name, pass == 3)?;
+                changed |= self.finish_union(name, false)?;
+            }
+            if !changed {
+                for name in &union_names {
+                    self.finish_union(name, true)?;
+                }
+                return Ok(());
             }
         }
-        Ok(())
+        Err(Error::msg(format!(
+            "internal error: the facts of {} unions did not settle in {limit} passes",
+            union_names.len()
+        )))
     }
 
-    fn finish_union(&mut self, name: &str, check: bool) -> Result<(), Error> {
+    /// Computes the facts of union `name` from the current facts of its arms (and, with
+    /// `check`, refuses arms no JSON value tells apart); returns whether they changed.
+    fn finish_union(&mut self, name: &str, check: bool) -> Result<bool, Error> {
         let at = match &self.types[name].origin {
             Origin::Definition(d) => self.doc.def_pointer(d),
             Origin::Inline(p) | Origin::Results(p) => p.clone(),
         };
         let Kind::Union { variants, .. } = &self.types[name].kind else {
-            return Ok(());
+            return Ok(false);
         };
         let mut variants = variants.clone();
         for v in &mut variants {
@@ -1011,10 +1027,12 @@ impl Lowerer<'_> {
             ..
         }) = self.types.get_mut(name)
         {
+            let changed = *v != variants || *t != tag;
             *v = variants;
             *t = tag;
+            return Ok(changed);
         }
-        Ok(())
+        Ok(false)
     }
 
     fn schema_name(&self, ty: &TypeRef) -> String {
