@@ -10,7 +10,6 @@ pub mod compact;
 pub mod diff;
 pub mod docs;
 pub mod emit;
-pub mod handlers;
 pub mod load;
 pub mod lower;
 pub mod methods;

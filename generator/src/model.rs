@@ -276,6 +276,21 @@ pub enum ConstValue {
 }
 
 impl MethodDef {
+    /// The marker name of the method: its message type without `Request`/`Notification`
+    /// (`CallTool`), the name of its marker type and of its variants in the method enums.
+    pub fn marker_name(&self) -> String {
+        let stem = self
+            .definition
+            .strip_suffix("Request")
+            .or_else(|| self.definition.strip_suffix("Notification"))
+            .unwrap_or(&self.definition);
+        if stem.is_empty() {
+            self.definition.clone()
+        } else {
+            stem.to_string()
+        }
+    }
+
     /// Whether the method is only an input request (2026-07-28: a request the server puts
     /// inside an `InputRequiredResult`), not a JSON-RPC message of its own.
     pub fn is_input_request_only(&self) -> bool {
@@ -317,6 +332,28 @@ impl TypeRef {
 }
 
 impl Model {
+    /// The methods of one kind that one side sends (`client_sends`), in model order; with
+    /// `jsonrpc_only`, without the discover era's input requests (they travel inside
+    /// results, not as JSON-RPC messages). The one rule for the method enums, the handler
+    /// traits, the dispatch functions and the typed peers.
+    pub fn method_set(
+        &self,
+        kind: MessageKind,
+        client_sends: bool,
+        jsonrpc_only: bool,
+    ) -> Vec<&MethodDef> {
+        self.methods
+            .iter()
+            .filter(|m| m.kind == kind)
+            .filter(|m| match m.direction {
+                Direction::Both => true,
+                Direction::ClientToServer => client_sends,
+                Direction::ServerToClient => !client_sends,
+            })
+            .filter(|m| !jsonrpc_only || !m.is_input_request_only())
+            .collect()
+    }
+
     /// The error definitions whose code the schema fixes with a `const` (on `code`, or on
     /// `error.code`): `(schema name, Rust name, code)`, sorted by Rust name.
     pub fn error_codes(&self) -> Vec<(String, String, i64)> {

@@ -11,8 +11,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::rust::{header, ident, pretty};
 use crate::Error;
-use crate::emit::{header, ident, marker_name, method_set, pretty};
 use crate::model::{MessageKind, MethodDef, Model, TypeRef};
 use crate::names::field_name;
 
@@ -56,7 +56,7 @@ fn params_arg(m: &MethodDef) -> Option<TokenStream> {
 }
 
 fn handler_fn_name(m: &MethodDef) -> String {
-    let base = field_name(&marker_name(m));
+    let base = field_name(&m.marker_name());
     match m.kind {
         MessageKind::Request => base.trim_start_matches("r#").to_string(),
         MessageKind::Notification => format!("on_{}", base.trim_start_matches("r#")),
@@ -64,7 +64,7 @@ fn handler_fn_name(m: &MethodDef) -> String {
 }
 
 fn peer_fn_name(m: &MethodDef) -> String {
-    let base = field_name(&marker_name(m));
+    let base = field_name(&m.marker_name());
     match m.kind {
         MessageKind::Request => base.trim_start_matches("r#").to_string(),
         MessageKind::Notification => format!("notify_{}", base.trim_start_matches("r#")),
@@ -72,19 +72,14 @@ fn peer_fn_name(m: &MethodDef) -> String {
 }
 
 /// Emits `handlers.rs` for one version.
-pub fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
+pub(super) fn emit_handlers(model: &Model, source: &str) -> Result<String, Error> {
     // What each side answers (including the input requests a client answers inside a
     // result in the discover era) and receives as notifications: what the other side sends.
     let answers = |side: Side, jsonrpc_only: bool| {
-        method_set(
-            model,
-            MessageKind::Request,
-            side == Side::Server,
-            jsonrpc_only,
-        )
+        model.method_set(MessageKind::Request, side == Side::Server, jsonrpc_only)
     };
     let hears =
-        |side: Side| method_set(model, MessageKind::Notification, side == Side::Server, true);
+        |side: Side| model.method_set(MessageKind::Notification, side == Side::Server, true);
     let server_trait = handler_trait(
         Side::Server,
         &answers(Side::Server, false),
@@ -232,7 +227,7 @@ fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenS
         ),
     };
     let request_arms = requests.iter().map(|m| {
-        let v = ident(&marker_name(m));
+        let v = ident(&m.marker_name());
         let f = ident(&handler_fn_name(m));
         if m.params.is_some() {
             quote!(#req_set::#v(params) => crate::rt::service::respond(&id, handler.#f(params, cx).await),)
@@ -241,7 +236,7 @@ fn dispatch(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenS
         }
     });
     let note_arms = notes.iter().map(|m| {
-        let v = ident(&marker_name(m));
+        let v = ident(&m.marker_name());
         let f = ident(&handler_fn_name(m));
         if m.params.is_some() {
             quote!(#note_set::#v(params) => handler.#f(params, cx).await,)
@@ -333,7 +328,7 @@ fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStrea
     };
     for m in requests {
         let f = ident(&peer_fn_name(m));
-        let marker = ident(&marker_name(m));
+        let marker = ident(&m.marker_name());
         let doc = format!(" Sends `{}` and decodes its result.", m.method);
         let (arg, pass) = arg_and_pass(m);
         let result = result_type(m);
@@ -346,7 +341,7 @@ fn peer(side: Side, requests: &[&MethodDef], notes: &[&MethodDef]) -> TokenStrea
     }
     for m in notes {
         let f = ident(&peer_fn_name(m));
-        let marker = ident(&marker_name(m));
+        let marker = ident(&m.marker_name());
         let doc = format!(" Sends the notification `{}`.", m.method);
         let (arg, pass) = arg_and_pass(m);
         items.push(quote! {

@@ -1,0 +1,417 @@
+//! A version's `methods.rs`: a marker type per method, the method enum, the method sets
+//! each side sends (requests, notifications, results) with their decoders, and the error
+//! codes.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::rust::{header, ident, pretty, wire_text_impls};
+use crate::Error;
+use crate::model::{Model, Origin, TypeRef};
+
+/// Emits `methods.rs`: one marker type per method implementing `rt::method::Request` or
+/// `rt::method::Notification`, and the `Method` enum.
+pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error> {
+    use crate::model::{Direction, MessageKind};
+    let mut markers = Vec::new();
+    let mut seen = BTreeMap::new();
+    for m in &model.methods {
+        let name = m.marker_name();
+        if let Some(other) = seen.insert(name.clone(), m.method.clone()) {
+            return Err(Error::msg(format!(
+                "{source}: methods `{other}` and `{}` would share the marker `{name}`",
+                m.method
+            )));
+        }
+        markers.push((name, m));
+    }
+    let direction = |d: Direction| match d {
+        Direction::ClientToServer => quote!(crate::rt::method::Direction::ClientToServer),
+        Direction::ServerToClient => quote!(crate::rt::method::Direction::ServerToClient),
+        Direction::Both => quote!(crate::rt::method::Direction::Both),
+    };
+    let ty = |t: &TypeRef| -> TokenStream {
+        match t {
+            TypeRef::Named(n) => {
+                let i = ident(n);
+                quote!(super::#i)
+            }
+            _ => quote!(serde_json::Value),
+        }
+    };
+    let items = markers.iter().map(|(name, m)| {
+        let marker = ident(name);
+        let method = &m.method;
+        let dir = direction(m.direction);
+        let message = ident(&m.definition);
+        let params = m.params.as_ref().map(&ty).unwrap_or_else(|| quote!(()));
+        let required = m.params_required;
+        let who = match m.direction {
+            Direction::ClientToServer => "the client sends to the server",
+            Direction::ServerToClient => "the server sends to the client",
+            Direction::Both => "either side sends",
+        };
+        match m.kind {
+            MessageKind::Request => {
+                let result = m
+                    .result
+                    .as_deref()
+                    .map(ident)
+                    .map(|r| quote!(super::#r))
+                    .unwrap_or_else(|| quote!(serde_json::Value));
+                let results = m
+                    .results
+                    .iter()
+                    .map(|r| format!("[`{r}`](super::{r})"))
+                    .collect::<Vec<_>>()
+                    .join(" or ");
+                let doc = format!(
+                    " `{method}`: a request {who} ([`{}`](super::{})), answered by {results}.",
+                    m.definition, m.definition
+                );
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug)]
+                    pub enum #marker {}
+                    impl crate::rt::method::Request for #marker {
+                        const METHOD: &'static str = #method;
+                        const DIRECTION: crate::rt::method::Direction = #dir;
+                        const PARAMS_REQUIRED: bool = #required;
+                        type Message = super::#message;
+                        type Params = #params;
+                        type Result = #result;
+                    }
+                }
+            }
+            MessageKind::Notification => {
+                let doc = format!(
+                    " `{method}`: a notification {who} ([`{}`](super::{})).",
+                    m.definition, m.definition
+                );
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug)]
+                    pub enum #marker {}
+                    impl crate::rt::method::Notification for #marker {
+                        const METHOD: &'static str = #method;
+                        const DIRECTION: crate::rt::method::Direction = #dir;
+                        const PARAMS_REQUIRED: bool = #required;
+                        type Message = super::#message;
+                        type Params = #params;
+                    }
+                }
+            }
+        }
+    });
+    let variants: Vec<Ident> = markers.iter().map(|(n, _)| ident(n)).collect();
+    let strings: Vec<&str> = markers.iter().map(|(_, m)| m.method.as_str()).collect();
+    let dirs = markers.iter().map(|(_, m)| direction(m.direction));
+    let kinds = markers.iter().map(|(_, m)| match m.kind {
+        MessageKind::Request => quote!(crate::rt::method::MessageKind::Request),
+        MessageKind::Notification => quote!(crate::rt::method::MessageKind::Notification),
+    });
+    let variant_docs = strings.iter().map(|s| format!(" `{s}`"));
+    let text_impls = wire_text_impls(&format_ident!("Method"), "method", &variants, &strings);
+    let module_doc = format!(
+        " The {} JSON-RPC methods of protocol version `{}`: a marker type per method, \
+         implementing [`Request`](crate::rt::method::Request) or \
+         [`Notification`](crate::rt::method::Notification), and the [`Method`] enum.",
+        model.methods.len(),
+        model.version
+    );
+    let sets = method_sets(model);
+    let batches = model
+        .types
+        .iter()
+        .any(|t| matches!(&t.origin, Origin::Definition(d) if d.starts_with("JSONRPCBatch")));
+    let error_codes = error_codes(model);
+    let tokens = quote! {
+        #![doc = #module_doc]
+        #( #items )*
+
+        #sets
+
+        /// Whether this protocol version allows JSON-RPC batches.
+        pub const BATCHES: bool = #batches;
+
+        /// What a server receives: client requests and notifications, responses to its own requests.
+        pub type ClientMessage = crate::rt::jsonrpc::Message<ClientRequest, ClientNotification>;
+
+        /// What a client receives: server requests and notifications, responses to its own requests.
+        pub type ServerMessage = crate::rt::jsonrpc::Message<ServerRequest, ServerNotification>;
+
+        /// Decodes a message a client sent (see [`crate::rt::jsonrpc`] for the rules).
+        pub fn decode_from_client(
+            bytes: impl AsRef<[u8]>,
+            unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+        ) -> ::std::result::Result<ClientMessage, crate::rt::jsonrpc::ProtocolError> {
+            crate::rt::jsonrpc::decode(bytes.as_ref(), crate::rt::jsonrpc::Options { unknown_methods, batches: BATCHES })
+        }
+
+        /// Decodes a message a server sent (see [`crate::rt::jsonrpc`] for the rules).
+        pub fn decode_from_server(
+            bytes: impl AsRef<[u8]>,
+            unknown_methods: crate::rt::jsonrpc::UnknownMethods,
+        ) -> ::std::result::Result<ServerMessage, crate::rt::jsonrpc::ProtocolError> {
+            crate::rt::jsonrpc::decode(bytes.as_ref(), crate::rt::jsonrpc::Options { unknown_methods, batches: BATCHES })
+        }
+
+        #error_codes
+
+        /// Every method of this version.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Method {
+            #( #[doc = #variant_docs] #variants, )*
+        }
+
+        impl Method {
+            /// Every method, sorted by method string.
+            pub const ALL: &'static [Method] = &[ #( Method::#variants ),* ];
+
+            /// The method string.
+            pub const fn as_str(self) -> &'static str {
+                match self { #( Method::#variants => #strings, )* }
+            }
+
+            /// Who sends it.
+            pub const fn direction(self) -> crate::rt::method::Direction {
+                match self { #( Method::#variants => #dirs, )* }
+            }
+
+            /// Request or notification.
+            pub const fn kind(self) -> crate::rt::method::MessageKind {
+                match self { #( Method::#variants => #kinds, )* }
+            }
+        }
+
+                #text_impls
+    };
+    Ok(header(source, &model.schema_sha256) + &pretty(tokens, "methods")?)
+}
+
+/// The sets of methods each side handles, and the result enums, for `methods.rs`.
+fn method_sets(model: &Model) -> TokenStream {
+    use crate::model::MessageKind;
+    let set = |kind: MessageKind, client_sends: bool, jsonrpc_only: bool| {
+        model.method_set(kind, client_sends, jsonrpc_only)
+    };
+    let param_ty = |m: &crate::model::MethodDef| -> Option<TokenStream> {
+        m.params.as_ref().map(|p| match p {
+            TypeRef::Named(n) => {
+                let i = ident(n);
+                quote!(super::#i)
+            }
+            _ => quote!(serde_json::Value),
+        })
+    };
+    let enum_of = |name: &str, doc: &str, methods: &[&crate::model::MethodDef]| -> TokenStream {
+        let enum_name = ident(name);
+        let mut variants = Vec::new();
+        let mut decode_arms = Vec::new();
+        let mut write_arms = Vec::new();
+        let mut method_arms = Vec::new();
+        for m in methods {
+            let v = ident(&m.marker_name());
+            let method = &m.method;
+            let vdoc = format!(" `{method}`");
+            match (param_ty(m), m.params_required) {
+                (Some(t), true) => {
+                    variants.push(quote!(#[doc = #vdoc] #v(#t),));
+                    decode_arms
+                        .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
+                    write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
+                }
+                (Some(t), false) => {
+                    variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
+                    decode_arms
+                        .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
+                    write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
+                    write_arms.push(quote!(Self::#v(None) => Ok(()),));
+                }
+                (None, _) => {
+                    variants.push(quote!(#[doc = #vdoc] #v,));
+                    decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde::de::IgnoredAny>(params)?; Self::#v }));
+                    write_arms.push(quote!(Self::#v => Ok(()),));
+                }
+            }
+            method_arms.push(quote!(Self::#v { .. } => #method,));
+        }
+        let decode_body = if decode_arms.is_empty() {
+            quote! {
+                let _ = (method, params);
+                Ok(None)
+            }
+        } else {
+            quote! {
+                Ok(Some(match method {
+                    #( #decode_arms )*
+                    _ => return Ok(None),
+                }))
+            }
+        };
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #enum_name {
+                #( #variants )*
+                /// A method this side does not know, kept with its raw params; produced
+                /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+                Other {
+                    /// The method string.
+                    method: ::std::string::String,
+                    /// The raw params.
+                    params: ::std::option::Option<serde_json::Value>,
+                },
+            }
+            impl crate::rt::jsonrpc::MethodSet for #enum_name {
+                const NAME: &'static str = #name;
+                fn decode_checked(method: &str, params: ::std::option::Option<&str>)
+                    -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
+                    #decode_body
+                }
+                fn write_params<M: serde::ser::SerializeMap>(&self, map: &mut M) -> ::std::result::Result<(), M::Error> {
+                    match self {
+                        #( #write_arms )*
+                        Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+                        Self::Other { params: None, .. } => Ok(()),
+                    }
+                }
+                fn other(method: ::std::string::String, params: ::std::option::Option<serde_json::Value>) -> Self {
+                    Self::Other { method, params }
+                }
+                fn method(&self) -> &str {
+                    match self {
+                        #( #method_arms )*
+                        Self::Other { method, .. } => method,
+                    }
+                }
+            }
+        }
+    };
+    let results_of = |name: &str, doc: &str, methods: &[&crate::model::MethodDef]| -> TokenStream {
+        let enum_name = ident(name);
+        let variants = methods.iter().map(|m| {
+            let v = ident(&m.marker_name());
+            let vdoc = format!(" The result of `{}`.", m.method);
+            quote!(#[doc = #vdoc] #v(<#v as crate::rt::method::Request>::Result),)
+        });
+        let arms = methods.iter().map(|m| {
+            let v = ident(&m.marker_name());
+            quote!(Method::#v => crate::rt::jsonrpc::decode_result_checked::<#v>(raw).map(Self::#v),)
+        });
+        let ser_arms = methods.iter().map(|m| {
+            let v = ident(&m.marker_name());
+            quote!(Self::#v(r) => r.serialize(serializer),)
+        });
+        let ser_body = if methods.is_empty() {
+            quote!(let _ = serializer; match *self {})
+        } else {
+            quote!(match self { #( #ser_arms )* })
+        };
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #enum_name {
+                #( #variants )*
+            }
+            impl #enum_name {
+                /// Decodes the `result` of a response to a request of `method`; a method
+                /// this side does not answer, or a result that does not fit, is an error
+                /// that keeps the raw result.
+                pub fn decode(method: Method, raw: &crate::rt::jsonrpc::RawResult) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                    <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
+                }
+            }
+            impl crate::rt::jsonrpc::ResultSet for #enum_name {
+                type Method = Method;
+                fn decode_checked(method: Method, raw: &str) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                    match method {
+                        #( #arms )*
+                        #[allow(unreachable_patterns)]
+                        other => Err(crate::rt::jsonrpc::ResultError {
+                            method: other.as_str().to_string(),
+                            error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
+                            raw: crate::rt::jsonrpc::RawResult::checked(raw),
+                        }),
+                    }
+                }
+            }
+            /// Encodes the result itself, as the `result` of a response.
+            impl serde::Serialize for #enum_name {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    #ser_body
+                }
+            }
+        }
+    };
+    let client_requests = set(MessageKind::Request, true, true);
+    let server_requests = set(MessageKind::Request, false, true);
+    let server_answers = set(MessageKind::Request, true, false);
+    let client_answers = set(MessageKind::Request, false, false);
+    let client_notifications = set(MessageKind::Notification, true, true);
+    let server_notifications = set(MessageKind::Notification, false, true);
+    let sets = [
+        enum_of(
+            "ClientRequest",
+            " The requests a client sends: what a server decodes.",
+            &client_requests,
+        ),
+        enum_of(
+            "ServerRequest",
+            " The JSON-RPC requests a server sends: what a client decodes.",
+            &server_requests,
+        ),
+        enum_of(
+            "ClientNotification",
+            " The notifications a client sends.",
+            &client_notifications,
+        ),
+        enum_of(
+            "ServerNotification",
+            " The notifications a server sends.",
+            &server_notifications,
+        ),
+        results_of(
+            "ServerResult",
+            " The results a server sends, one variant per request it answers.",
+            &server_answers,
+        ),
+        results_of(
+            "ClientResult",
+            " The results a client sends, one variant per request it answers.",
+            &client_answers,
+        ),
+    ];
+    quote!( #( #sets )* )
+}
+
+/// The MCP-specific error codes the schema fixes with a `const` (`URLElicitationRequiredError`
+/// → `URL_ELICITATION_REQUIRED = -32042`).
+fn error_codes(model: &Model) -> TokenStream {
+    let codes: Vec<(String, i64, String)> = model
+        .error_codes()
+        .into_iter()
+        .map(|(schema, rust, code)| {
+            let stem = schema.strip_suffix("Error").unwrap_or(&schema);
+            let name = crate::names::field_name(stem)
+                .trim_start_matches("r#")
+                .to_ascii_uppercase();
+            (name, code, rust)
+        })
+        .collect();
+    let items = codes.iter().map(|(name, code, ty)| {
+        let n = ident(name);
+        let doc = format!(" The code of [`{ty}`](super::super::{ty}).");
+        let code = proc_macro2::Literal::i64_unsuffixed(*code);
+        quote!(#[doc = #doc] pub const #n: i64 = #code;)
+    });
+    quote! {
+        /// Error codes: JSON-RPC's standard ones, and those the schema of this version fixes.
+        pub mod error_codes {
+            pub use crate::rt::jsonrpc::codes::*;
+            #( #items )*
+        }
+    }
+}

@@ -1,0 +1,520 @@
+//! A version's `mod.rs` (every type of the model, with its docs, derives and decoding
+//! facts) and `consts.rs` (the const markers).
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::rust::{OPEN_OBJECT, UNION_ARMS, doc_attrs, header, ident, pretty, wire_text_impls};
+use crate::Error;
+use crate::docs;
+use crate::model::{
+    ConstValue, Field, JsonKind, Kind, Model, Origin, Signature, TypeDef, TypeRef, Variant,
+};
+
+struct Emitter {
+    /// Schema definition name → Rust name, for doc links.
+    links: BTreeMap<String, String>,
+}
+
+/// The version's `mod.rs`: every type of the model.
+pub(super) fn module_file(model: &Model, source: &str) -> Result<String, Error> {
+    let links = model
+        .types
+        .iter()
+        .filter_map(|t| match &t.origin {
+            Origin::Definition(d) => Some((d.clone(), t.name.clone())),
+            Origin::Inline(_) | Origin::Results(_) => None,
+        })
+        .collect();
+    let em = Emitter { links };
+    let items: Vec<TokenStream> = model.types.iter().map(|t| em.type_def(t)).collect();
+    let module_doc = format!(
+        " Types of MCP protocol version `{}`, generated from the official schema \
+         ({} definitions, {} items in all).",
+        model.version,
+        model
+            .types
+            .iter()
+            .filter(|t| matches!(t.origin, Origin::Definition(_)))
+            .count(),
+        model.types.len()
+    );
+    let module = quote! {
+        #![doc = #module_doc]
+        #![doc = ""]
+        #![doc = " Const markers (zero-sized types that accept exactly one value) are in [`consts`]."]
+        #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation, clippy::doc_overindented_list_items)]
+        pub mod consts;
+        pub mod handlers;
+        pub mod methods;
+        #( #items )*
+    };
+    Ok(header(source, &model.schema_sha256) + &pretty(module, "module")?)
+}
+
+/// The version's `consts.rs`: one marker per const of the model.
+pub(super) fn consts_file(model: &Model, source: &str) -> Result<String, Error> {
+    let consts = model.consts.iter().map(|c| {
+        let name = ident(&c.name);
+        match &c.value {
+            ConstValue::String(s) => quote! { crate::rt::const_str!(#name, #s); },
+            ConstValue::Integer(i) => {
+                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote! { crate::rt::const_int!(#name, #lit); }
+            }
+            ConstValue::Boolean(b) => quote! { crate::rt::const_bool!(#name, #b); },
+        }
+    });
+    let consts_doc = format!(" Const markers of protocol version `{}`.", model.version);
+    let consts_file = quote! {
+        #![doc = #consts_doc]
+        #( #consts )*
+    };
+    Ok(header(source, &model.schema_sha256) + &pretty(consts_file, "consts")?)
+}
+
+impl Emitter {
+    fn docs(&self, text: Option<&str>) -> Vec<String> {
+        let resolve = |name: &str| self.links.get(name).cloned();
+        text.map(|t| docs::render(t, &resolve)).unwrap_or_default()
+    }
+
+    fn ty(&self, ty: &TypeRef) -> TokenStream {
+        match ty {
+            TypeRef::Named(n) => {
+                let i = ident(n);
+                quote!(#i)
+            }
+            TypeRef::Const(c) => {
+                let i = ident(c);
+                quote!(consts::#i)
+            }
+            TypeRef::String => quote!(::std::string::String),
+            TypeRef::Integer => quote!(i64),
+            TypeRef::Unsigned => quote!(u64),
+            TypeRef::Number => quote!(serde_json::Number),
+            TypeRef::Boolean => quote!(bool),
+            TypeRef::Any => quote!(serde_json::Value),
+            TypeRef::Array(inner) => {
+                let inner = self.ty(inner);
+                quote!(::std::vec::Vec<#inner>)
+            }
+            TypeRef::Map(inner) if **inner == TypeRef::Any => {
+                quote!(serde_json::Map<::std::string::String, serde_json::Value>)
+            }
+            TypeRef::Map(inner) => {
+                let inner = self.ty(inner);
+                quote!(::std::collections::BTreeMap<::std::string::String, #inner>)
+            }
+        }
+    }
+
+    /// The type of a property: as [`ty`](Self::ty), a definition in
+    /// [`overrides::BOXED`](crate::overrides::BOXED) behind a `Box`.
+    fn field_ty(&self, ty: &TypeRef) -> TokenStream {
+        match ty {
+            TypeRef::Named(n) if crate::overrides::boxed(n) => {
+                let i = ident(n);
+                quote!(::std::boxed::Box<#i>)
+            }
+            other => self.ty(other),
+        }
+    }
+
+    fn type_def(&self, t: &TypeDef) -> TokenStream {
+        let mut doc = self.docs(t.description.as_deref());
+        let alias = match &t.origin {
+            Origin::Definition(d) if *d != t.name => quote!(#[doc(alias = #d)]),
+            Origin::Inline(_) | Origin::Results(_) => {
+                match crate::overrides::inline_name_of(&t.name) {
+                    Some(built) => quote!(#[doc(alias = #built)]),
+                    None => quote!(),
+                }
+            }
+            _ => quote!(),
+        };
+        if let Origin::Inline(p) = &t.origin {
+            if !doc.is_empty() {
+                doc.push(String::new());
+            }
+            doc.push(format!("Anonymous in the schema at `{p}`."));
+        }
+        if let Origin::Results(method) = &t.origin {
+            doc.push(format!(
+                "The results that may answer `{method}`; the schema names them but has no union \
+                 of them, so the method layer adds this one."
+            ));
+            doc.push(String::new());
+        }
+        match &t.kind {
+            Kind::Struct { fields, additional } => {
+                self.struct_def(t, doc, alias, fields, additional.as_ref())
+            }
+            Kind::StringEnum { values } => self.enum_def(t, doc, alias, values),
+            Kind::Union { variants, tag } => {
+                self.union_def(t, doc, alias, variants, tag.as_deref())
+            }
+            Kind::Alias { target } => {
+                let name = ident(&t.name);
+                let target = self.ty(target);
+                let doc = doc_attrs(&doc);
+                quote! { #doc #alias pub type #name = #target; }
+            }
+        }
+    }
+
+    fn derives(&self, t: &TypeDef, extra: TokenStream) -> TokenStream {
+        let eq = if t.eq_hash {
+            quote!(Eq, Hash,)
+        } else {
+            quote!()
+        };
+        let default = if t.default {
+            quote!(Default,)
+        } else {
+            quote!()
+        };
+        quote! {
+            #[derive(Debug, Clone, PartialEq, #eq #default #extra)]
+            #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        }
+    }
+
+    fn field(&self, f: &Field) -> TokenStream {
+        let name = ident(&f.name);
+        let inner = self.field_ty(&f.ty);
+        let mut doc = self.docs(f.description.as_deref());
+        let wire = &f.wire;
+        let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
+        let rename = if bare != wire {
+            quote!(rename = #wire,)
+        } else {
+            quote!()
+        };
+        // An absent optional property is `None`; `null` there is not in the schema, so the
+        // derived JSON Schema describes the inner type (what encoding writes).
+        // A required nullable property is an `Option` that must be present.
+        let schema_with = match (f.required, f.nullable) {
+            (false, false) => Some(inner.to_string().replace(' ', "")),
+            (true, true) => Some(format!(
+                "crate::rt::serde_helpers::RequiredNullable<{}>",
+                inner.to_string().replace(' ', "")
+            )),
+            _ => None,
+        }
+        .map(|with| quote!(#[cfg_attr(feature = "schemars", schemars(with = #with))]));
+        let (ty, attrs) = match (f.required, f.nullable) {
+            (true, false) => (inner, quote!()),
+            (true, true) => {
+                doc.push(String::new());
+                doc.push("Required, and may be `null`: `None` is written as `null`.".to_string());
+                (
+                    quote!(::std::option::Option<#inner>),
+                    quote!(deserialize_with = "crate::rt::serde_helpers::required_nullable",),
+                )
+            }
+            (false, false) => (
+                quote!(::std::option::Option<#inner>),
+                quote!(
+                    default,
+                    skip_serializing_if = "::std::option::Option::is_none",
+                ),
+            ),
+            (false, true) => {
+                doc.push(String::new());
+                doc.push("Optional, and may be `null`: the outer `Option` is presence, the inner one is `null`.".to_string());
+                (
+                    quote!(::std::option::Option<::std::option::Option<#inner>>),
+                    quote!(
+                        default,
+                        skip_serializing_if = "::std::option::Option::is_none",
+                        deserialize_with = "crate::rt::serde_helpers::optional_nullable",
+                    ),
+                )
+            }
+        };
+        let serde = if rename.is_empty() && attrs.is_empty() {
+            quote!()
+        } else {
+            quote!(#[serde(#rename #attrs)])
+        };
+        let doc = doc_attrs(&doc);
+        quote! { #doc #serde #schema_with pub #name: #ty, }
+    }
+
+    fn struct_def(
+        &self,
+        t: &TypeDef,
+        doc: Vec<String>,
+        alias: TokenStream,
+        fields: &[Field],
+        additional: Option<&TypeRef>,
+    ) -> TokenStream {
+        let name = ident(&t.name);
+        // An open object decodes through `rt::open_object!`: serde's `flatten` would
+        // buffer every property of the object before decoding any of them.
+        let derives = if additional.is_some() {
+            self.derives(t, quote!(serde::Serialize))
+        } else {
+            self.derives(t, quote!(serde::Serialize, serde::Deserialize))
+        };
+        // Constant properties (a union's tag among them) first: a reader that streams
+        // learns the arm of a union before the rest of the object.
+        let fields: Vec<Field> = fields
+            .iter()
+            .filter(|f| matches!(f.ty, TypeRef::Const(_)))
+            .chain(fields.iter().filter(|f| !matches!(f.ty, TypeRef::Const(_))))
+            .cloned()
+            .collect();
+        let fields = fields.as_slice();
+        let open_impl = additional.map(|_| self.open_deserialize(t, fields));
+        let fields = fields.iter().map(|f| self.field(f));
+        let extra = additional.map(|ty| {
+            let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
+            quote! {
+                /// Properties not named above, kept and written back: the schema allows them.
+                #[serde(flatten)]
+                pub extra: #ty,
+            }
+        });
+        // `additionalProperties: false`: a property the schema does not name is an error.
+        let closed = additional
+            .is_none()
+            .then(|| quote!(#[serde(deny_unknown_fields)]));
+        let doc = doc_attrs(&doc);
+        quote! {
+            #doc
+            #alias
+            #derives
+            #closed
+            pub struct #name {
+                #( #fields )*
+                #extra
+            }
+            #open_impl
+        }
+    }
+
+    /// `Deserialize` for an object with `extra` (`rt::open_object!`): one pass over the
+    /// properties, each named one decoded into its field and every other one into
+    /// `extra`.
+    fn open_deserialize(&self, t: &TypeDef, fields: &[Field]) -> TokenStream {
+        let name = ident(&t.name);
+        let fields = fields.iter().map(|f| {
+            let field = ident(&f.name);
+            let wire = &f.wire;
+            let how = match (f.required, f.nullable) {
+                (true, _) => quote!(),
+                (false, false) => quote!(optional),
+                (false, true) => quote!(optional_nullable),
+            };
+            quote!(#field: #wire #how)
+        });
+        let mac = format_ident!("{}", OPEN_OBJECT);
+        quote! {
+            crate::rt::#mac! {
+                #name { #( #fields, )* }
+            }
+        }
+    }
+
+    fn enum_def(
+        &self,
+        t: &TypeDef,
+        mut doc: Vec<String>,
+        alias: TokenStream,
+        values: &[String],
+    ) -> TokenStream {
+        let name = ident(&t.name);
+        let variants: Vec<Ident> = values
+            .iter()
+            .map(|v| ident(&crate::names::variant_name(v)))
+            .collect();
+        if !doc.is_empty() {
+            doc.push(String::new());
+        }
+        doc.push(
+            "Decoding a value outside this set is an error that lists the accepted values; \
+             [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling."
+                .to_string(),
+        );
+        let doc = doc_attrs(&doc);
+        let variant_docs = values.iter().map(|v| format!(" `{v}`"));
+        let text_impls = wire_text_impls(&name, &t.name, &variants, values);
+        quote! {
+            #doc
+            #alias
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+            #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+            pub enum #name {
+                #( #[doc = #variant_docs] #[serde(rename = #values)] #variants, )*
+            }
+            impl #name {
+                /// Every value, in wire order.
+                pub const ALL: &'static [Self] = &[ #( Self::#variants ),* ];
+                /// The wire spelling.
+                pub const fn as_str(self) -> &'static str {
+                    match self { #( Self::#variants => #values, )* }
+                }
+            }
+                        #text_impls
+        }
+    }
+
+    fn union_def(
+        &self,
+        t: &TypeDef,
+        mut doc: Vec<String>,
+        alias: TokenStream,
+        variants: &[Variant],
+        tag: Option<&str>,
+    ) -> TokenStream {
+        let name = ident(&t.name);
+        if !doc.is_empty() {
+            doc.push(String::new());
+        }
+        doc.extend(self.rule_doc(variants, tag));
+        let doc = doc_attrs(&doc);
+        let derives = self.derives(t, quote!(serde::Serialize));
+        let vnames: Vec<Ident> = variants.iter().map(|v| ident(&v.name)).collect();
+        let vtypes: Vec<TokenStream> = variants.iter().map(|v| self.ty(&v.ty)).collect();
+        let vdocs = variants.iter().map(|v| match &v.ty {
+            TypeRef::Named(n) => format!(" The [`{n}`] arm."),
+            other => format!(
+                " The arm for {}.",
+                kind_word(other.json_kind().unwrap_or(JsonKind::Object))
+            ),
+        });
+        let arms = variants.iter().map(|v| sig_tokens(&v.name, &v.signature));
+        let tag_tokens = match tag {
+            Some(t) => quote!(::std::option::Option::Some(#t)),
+            None => quote!(::std::option::Option::None),
+        };
+        let type_name = t.name.as_str();
+        let union_arms = format_ident!("{}", UNION_ARMS);
+        let from_impls = variants
+            .iter()
+            .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
+            .map(|v| {
+                let vn = ident(&v.name);
+                let vt = self.ty(&v.ty);
+                quote! {
+                    impl ::std::convert::From<#vt> for #name {
+                        fn from(value: #vt) -> Self { Self::#vn(value) }
+                    }
+                }
+            });
+        quote! {
+            #doc
+            #alias
+            #derives
+            #[serde(untagged)]
+            pub enum #name {
+                #( #[doc = #vdocs] #vnames(#vtypes), )*
+            }
+            impl #name {
+                /// The facts decoding uses to choose an arm, one entry per variant.
+                pub const DECODE: crate::rt::union::Union = crate::rt::union::Union {
+                    name: #type_name,
+                    tag: #tag_tokens,
+                    arms: &[ #( #arms ),* ],
+                };
+            }
+            crate::rt::#union_arms! {
+                #name { #( #vnames(#vtypes), )* }
+            }
+            #( #from_impls )*
+        }
+    }
+
+    fn rule_doc(&self, variants: &[Variant], tag: Option<&str>) -> Vec<String> {
+        let mut out = vec!["# Decoding".to_string(), String::new()];
+        match tag {
+            Some(tag) => out.push(format!(
+                "The `{tag}` property picks the arm; where several arms share a value, \
+                 the most specific set of required properties present decides, then the arm \
+                 that declares the most of the properties present, then the arm that declares fewest \
+                 (see [`crate::rt::union`]):"
+            )),
+            None => out.push(
+                "The JSON kind of the value, then the most specific set of required properties \
+                 present, picks the arm (never the first arm that happens to decode; see \
+                 [`crate::rt::union`]):"
+                    .to_string(),
+            ),
+        }
+        out.push(String::new());
+        for v in variants {
+            let s = &v.signature;
+            let mut facts = vec![kind_word(s.json).to_string()];
+            if tag.is_some() && !s.tags.is_empty() {
+                let vals = s
+                    .tags
+                    .iter()
+                    .map(|t| format!("`\"{t}\"`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ");
+                facts.push(format!(
+                    "`{}` = {vals}{}",
+                    tag.unwrap_or_default(),
+                    if s.tag_optional { " or absent" } else { "" }
+                ));
+            }
+            if !s.required.is_empty() {
+                facts.push(format!(
+                    "requires {}",
+                    s.required
+                        .iter()
+                        .map(|r| format!("`{}`", r.join(".")))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            if let Some(chosen) = &s.shadowed_by {
+                facts.push(format!(
+                    "never chosen on decode: indistinguishable from [`{chosen}`]"
+                ));
+            }
+            out.push(format!("- `{}`: {}", v.name, facts.join("; ")));
+        }
+        out
+    }
+}
+
+fn kind_word(k: JsonKind) -> &'static str {
+    match k {
+        JsonKind::Null => "null",
+        JsonKind::Boolean => "a boolean",
+        JsonKind::Integer => "an integer",
+        JsonKind::Number => "a number",
+        JsonKind::String => "a string",
+        JsonKind::Array => "an array",
+        JsonKind::Object => "an object",
+    }
+}
+
+fn sig_tokens(name: &str, s: &Signature) -> TokenStream {
+    let json = format_ident!("{}", format!("{:?}", s.json));
+    let tags = &s.tags;
+    let tag_optional = s.tag_optional;
+    let required = s.required.iter().map(|parts| quote!(&[ #( #parts ),* ]));
+    let items = s.items.iter().map(|i| sig_tokens(name, i));
+    let known = &s.known;
+    let alts = s.alts.iter().map(|i| sig_tokens(name, i));
+    let shadowed = s.shadowed_by.is_some();
+    quote! {
+        crate::rt::union::Arm {
+            name: #name,
+            json: crate::rt::union::Json::#json,
+            tags: &[ #( #tags ),* ],
+            tag_optional: #tag_optional,
+            required: &[ #( #required ),* ],
+            known: &[ #( #known ),* ],
+            items: &[ #( #items ),* ],
+            alts: &[ #( #alts ),* ],
+            shadowed: #shadowed,
+        }
+    }
+}
