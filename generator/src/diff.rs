@@ -197,34 +197,73 @@ fn described(t: &TypeDef) -> Vec<Option<&str>> {
     out
 }
 
-/// Computes the changes from `old` to `new`.
+/// Computes the changes from `old` to `new`: each kind of change is found by its own
+/// function below, into one [`Changes`].
 pub fn diff(old: &Model, new: &Model) -> Diff {
-    let mut changes = BTreeSet::new();
+    let mut changes = Changes::default();
+    let (a, b) = (types_by_name(old), types_by_name(new));
+    definitions(old, new, &a, &b, &mut changes);
+    // Types present in both (definitions and path-named anonymous types).
+    let mut description_only = Vec::new();
+    for (name, ta) in &a {
+        let Some(tb) = b.get(name) else { continue };
+        let before = changes.0.len();
+        type_changes(old, new, name, ta, tb, &mut changes);
+        if changes.0.len() == before && described(ta) != described(tb) {
+            description_only.push(name.clone());
+        }
+    }
+    methods(old, new, &mut changes);
+    capabilities(&mut changes);
+    error_code_changes(old, new, &mut changes);
+    Diff {
+        format: FORMAT,
+        old: old.version.clone(),
+        new: new.version.clone(),
+        changes: with_senders(old, new, changes),
+        description_only,
+    }
+}
+
+/// The changes found so far.
+#[derive(Default)]
+struct Changes(BTreeSet<Change>);
+
+impl Changes {
     fn push(
-        changes: &mut BTreeSet<Change>,
-        subject: String,
+        &mut self,
+        subject: impl Into<String>,
         kind: ChangeKind,
         breaks: Breaks,
-        detail: String,
+        detail: impl Into<String>,
     ) {
-        changes.insert(Change {
-            subject,
+        self.0.insert(Change {
+            subject: subject.into(),
             kind,
             breaks,
-            detail,
+            detail: detail.into(),
             sent_by: Vec::new(),
         });
     }
-    let defs = |m: &Model| -> BTreeMap<String, TypeDef> {
-        m.types
-            .iter()
-            .map(|t| (t.name.clone(), t.clone()))
-            .collect()
-    };
-    let (a, b) = (defs(old), defs(new));
-    let is_def = |t: &TypeDef| matches!(t.origin, Origin::Definition(_));
+}
 
-    // Definitions removed and added; a removed and an added one of the same shape are a rename.
+fn types_by_name(m: &Model) -> BTreeMap<String, TypeDef> {
+    m.types
+        .iter()
+        .map(|t| (t.name.clone(), t.clone()))
+        .collect()
+}
+
+/// Definitions removed and added; a removed and an added one of the same shape are a
+/// rename.
+fn definitions(
+    old: &Model,
+    new: &Model,
+    a: &BTreeMap<String, TypeDef>,
+    b: &BTreeMap<String, TypeDef>,
+    changes: &mut Changes,
+) {
+    let is_def = |t: &TypeDef| matches!(t.origin, Origin::Definition(_));
     let removed: Vec<&TypeDef> = a
         .values()
         .filter(|t| is_def(t) && !b.contains_key(&t.name))
@@ -246,19 +285,17 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
     let renamed_from: BTreeSet<&str> = renamed_to.values().copied().collect();
     for r in &removed {
         match renamed_to.get(r.name.as_str()) {
-            Some(to) => push(
-                &mut changes,
-                r.name.clone(),
+            Some(to) => changes.push(
+                &r.name,
                 ChangeKind::DefinitionRenamed,
                 Breaks::Nobody,
                 format!("{} → {to} (same shape)", r.name),
             ),
-            None => push(
-                &mut changes,
-                r.name.clone(),
+            None => changes.push(
+                &r.name,
                 ChangeKind::DefinitionRemoved,
                 Breaks::Nobody,
-                kind_name(&r.kind).to_string(),
+                kind_name(&r.kind),
             ),
         }
     }
@@ -266,235 +303,216 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
         .iter()
         .filter(|n| !renamed_from.contains(n.name.as_str()))
     {
-        push(
-            &mut changes,
-            n.name.clone(),
+        changes.push(
+            &n.name,
             ChangeKind::DefinitionAdded,
             Breaks::Nobody,
-            kind_name(&n.kind).to_string(),
+            kind_name(&n.kind),
         );
     }
+}
 
-    // Types present in both (definitions and path-named anonymous types).
-    let mut description_only = Vec::new();
-    for (name, ta) in &a {
-        let Some(tb) = b.get(name) else { continue };
-        let before = changes.len();
-        match (&ta.kind, &tb.kind) {
-            (
-                Kind::Struct {
-                    fields: fa,
-                    additional: xa,
-                },
-                Kind::Struct {
-                    fields: fb,
-                    additional: xb,
-                },
-            ) => {
-                for f in fa {
-                    let subject = format!("{name}.{}", f.wire);
-                    let Some(g) = fb.iter().find(|g| g.wire == f.wire) else {
-                        let breaks = if f.required {
-                            Breaks::OlderReceiver
-                        } else {
-                            Breaks::Nobody
-                        };
-                        push(
-                            &mut changes,
-                            subject,
-                            ChangeKind::FieldRemoved,
-                            breaks,
-                            if f.required {
-                                "was required"
-                            } else {
-                                "was optional"
-                            }
-                            .into(),
-                        );
-                        continue;
-                    };
-                    let (ra, rb) = (render(old, &f.ty), render(new, &g.ty));
-                    if ra != rb {
-                        let kind = if matches!(f.ty, TypeRef::Const(_))
-                            && matches!(g.ty, TypeRef::Const(_))
-                        {
-                            ChangeKind::ConstChanged
-                        } else {
-                            ChangeKind::FieldTypeChanged
-                        };
-                        push(
-                            &mut changes,
-                            subject.clone(),
-                            kind,
-                            Breaks::Both,
-                            format!("{ra} → {rb}"),
-                        );
-                    }
-                    if f.required != g.required {
-                        let breaks = if g.required {
-                            Breaks::OlderSender
-                        } else {
-                            Breaks::OlderReceiver
-                        };
-                        let detail = if g.required {
-                            "optional → required"
-                        } else {
-                            "required → optional"
-                        };
-                        push(
-                            &mut changes,
-                            subject.clone(),
-                            ChangeKind::FieldRequiredChanged,
-                            breaks,
-                            detail.into(),
-                        );
-                    }
-                    if f.nullable != g.nullable {
-                        let breaks = if g.nullable {
-                            Breaks::OlderReceiver
-                        } else {
-                            Breaks::OlderSender
-                        };
-                        let detail = if g.nullable {
-                            "may now be null"
-                        } else {
-                            "may no longer be null"
-                        };
-                        push(
-                            &mut changes,
-                            subject.clone(),
-                            ChangeKind::FieldNullableChanged,
-                            breaks,
-                            detail.into(),
-                        );
-                    }
-                    if f.default != g.default {
-                        push(
-                            &mut changes,
-                            subject,
-                            ChangeKind::FieldDefaultChanged,
-                            Breaks::Nobody,
-                            format!("{:?} → {:?}", f.default, g.default),
-                        );
-                    }
-                }
-                for g in fb.iter().filter(|g| !fa.iter().any(|f| f.wire == g.wire)) {
-                    let breaks = if g.required {
-                        Breaks::OlderSender
-                    } else {
-                        Breaks::Nobody
-                    };
-                    push(
-                        &mut changes,
-                        format!("{name}.{}", g.wire),
-                        ChangeKind::FieldAdded,
-                        breaks,
-                        if g.required { "required" } else { "optional" }.into(),
-                    );
-                }
-                if xa.is_some() != xb.is_some() {
-                    let breaks = if xb.is_some() {
-                        Breaks::OlderReceiver
-                    } else {
-                        Breaks::OlderSender
-                    };
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::ShapeChanged,
-                        breaks,
-                        format!("additional properties: {} → {}", xa.is_some(), xb.is_some()),
-                    );
-                }
+/// How a type present in both versions changed.
+fn type_changes(
+    old: &Model,
+    new: &Model,
+    name: &str,
+    ta: &TypeDef,
+    tb: &TypeDef,
+    changes: &mut Changes,
+) {
+    match (&ta.kind, &tb.kind) {
+        (
+            Kind::Struct {
+                fields: fa,
+                additional: xa,
+            },
+            Kind::Struct {
+                fields: fb,
+                additional: xb,
+            },
+        ) => struct_changes(old, new, name, (fa, xa), (fb, xb), changes),
+        (Kind::StringEnum { values: va }, Kind::StringEnum { values: vb }) => {
+            for v in va.iter().filter(|v| !vb.contains(v)) {
+                changes.push(
+                    name,
+                    ChangeKind::EnumValueRemoved,
+                    Breaks::OlderSender,
+                    format!("{v:?}"),
+                );
             }
-            (Kind::StringEnum { values: va }, Kind::StringEnum { values: vb }) => {
-                for v in va.iter().filter(|v| !vb.contains(v)) {
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::EnumValueRemoved,
-                        Breaks::OlderSender,
-                        format!("{v:?}"),
-                    );
-                }
-                for v in vb.iter().filter(|v| !va.contains(v)) {
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::EnumValueAdded,
-                        Breaks::OlderReceiver,
-                        format!("{v:?}"),
-                    );
-                }
+            for v in vb.iter().filter(|v| !va.contains(v)) {
+                changes.push(
+                    name,
+                    ChangeKind::EnumValueAdded,
+                    Breaks::OlderReceiver,
+                    format!("{v:?}"),
+                );
             }
-            (
-                Kind::Union {
-                    variants: va,
-                    tag: ga,
+        }
+        (
+            Kind::Union {
+                variants: va,
+                tag: ga,
+            },
+            Kind::Union {
+                variants: vb,
+                tag: gb,
+            },
+        ) => {
+            let arms = |m: &Model, vs: &[crate::model::Variant]| -> BTreeSet<String> {
+                vs.iter().map(|v| render(m, &v.ty)).collect()
+            };
+            let (sa, sb) = (arms(old, va), arms(new, vb));
+            for v in sa.difference(&sb) {
+                changes.push(
+                    name,
+                    ChangeKind::UnionArmRemoved,
+                    Breaks::OlderSender,
+                    v.clone(),
+                );
+            }
+            for v in sb.difference(&sa) {
+                changes.push(
+                    name,
+                    ChangeKind::UnionArmAdded,
+                    Breaks::OlderReceiver,
+                    v.clone(),
+                );
+            }
+            if ga != gb {
+                changes.push(
+                    name,
+                    ChangeKind::DiscriminatorChanged,
+                    Breaks::Both,
+                    format!("{ga:?} → {gb:?}"),
+                );
+            }
+        }
+        (Kind::Alias { target: ta_ }, Kind::Alias { target: tb_ }) => {
+            let (ra, rb) = (render(old, ta_), render(new, tb_));
+            if ra != rb {
+                changes.push(
+                    name,
+                    ChangeKind::FieldTypeChanged,
+                    Breaks::Both,
+                    format!("{ra} → {rb}"),
+                );
+            }
+        }
+        (ka, kb) => changes.push(
+            name,
+            ChangeKind::ShapeChanged,
+            Breaks::Both,
+            format!("{} → {}", kind_name(ka), kind_name(kb)),
+        ),
+    }
+}
+
+/// How a struct present in both versions changed: properties removed, added and
+/// changed, and whether it allows properties it does not name.
+fn struct_changes(
+    old: &Model,
+    new: &Model,
+    name: &str,
+    (fa, xa): (&[crate::model::Field], &Option<TypeRef>),
+    (fb, xb): (&[crate::model::Field], &Option<TypeRef>),
+    changes: &mut Changes,
+) {
+    for f in fa {
+        let subject = format!("{name}.{}", f.wire);
+        match fb.iter().find(|g| g.wire == f.wire) {
+            Some(g) => field_changes(old, new, &subject, f, g, changes),
+            None => changes.push(
+                subject,
+                ChangeKind::FieldRemoved,
+                if f.required {
+                    Breaks::OlderReceiver
+                } else {
+                    Breaks::Nobody
                 },
-                Kind::Union {
-                    variants: vb,
-                    tag: gb,
+                if f.required {
+                    "was required"
+                } else {
+                    "was optional"
                 },
-            ) => {
-                let arms = |m: &Model, vs: &[crate::model::Variant]| -> BTreeSet<String> {
-                    vs.iter().map(|v| render(m, &v.ty)).collect()
-                };
-                let (sa, sb) = (arms(old, va), arms(new, vb));
-                for v in sa.difference(&sb) {
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::UnionArmRemoved,
-                        Breaks::OlderSender,
-                        v.clone(),
-                    );
-                }
-                for v in sb.difference(&sa) {
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::UnionArmAdded,
-                        Breaks::OlderReceiver,
-                        v.clone(),
-                    );
-                }
-                if ga != gb {
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::DiscriminatorChanged,
-                        Breaks::Both,
-                        format!("{ga:?} → {gb:?}"),
-                    );
-                }
-            }
-            (Kind::Alias { target: ta_ }, Kind::Alias { target: tb_ }) => {
-                let (ra, rb) = (render(old, ta_), render(new, tb_));
-                if ra != rb {
-                    push(
-                        &mut changes,
-                        name.clone(),
-                        ChangeKind::FieldTypeChanged,
-                        Breaks::Both,
-                        format!("{ra} → {rb}"),
-                    );
-                }
-            }
-            (ka, kb) => push(
-                &mut changes,
-                name.clone(),
-                ChangeKind::ShapeChanged,
-                Breaks::Both,
-                format!("{} → {}", kind_name(ka), kind_name(kb)),
             ),
         }
-        if changes.len() == before && described(ta) != described(tb) {
-            description_only.push(name.clone());
-        }
     }
+    for g in fb.iter().filter(|g| !fa.iter().any(|f| f.wire == g.wire)) {
+        changes.push(
+            format!("{name}.{}", g.wire),
+            ChangeKind::FieldAdded,
+            if g.required {
+                Breaks::OlderSender
+            } else {
+                Breaks::Nobody
+            },
+            if g.required { "required" } else { "optional" },
+        );
+    }
+    if xa.is_some() != xb.is_some() {
+        changes.push(
+            name,
+            ChangeKind::ShapeChanged,
+            if xb.is_some() {
+                Breaks::OlderReceiver
+            } else {
+                Breaks::OlderSender
+            },
+            format!("additional properties: {} → {}", xa.is_some(), xb.is_some()),
+        );
+    }
+}
 
-    // Methods.
+/// How a property present in both versions of a struct changed: its type (or const),
+/// whether it is required, whether it may be `null`, its default.
+fn field_changes(
+    old: &Model,
+    new: &Model,
+    subject: &str,
+    f: &crate::model::Field,
+    g: &crate::model::Field,
+    changes: &mut Changes,
+) {
+    let (ra, rb) = (render(old, &f.ty), render(new, &g.ty));
+    if ra != rb {
+        let kind = if matches!(f.ty, TypeRef::Const(_)) && matches!(g.ty, TypeRef::Const(_)) {
+            ChangeKind::ConstChanged
+        } else {
+            ChangeKind::FieldTypeChanged
+        };
+        changes.push(subject, kind, Breaks::Both, format!("{ra} → {rb}"));
+    }
+    if f.required != g.required {
+        let (breaks, detail) = if g.required {
+            (Breaks::OlderSender, "optional → required")
+        } else {
+            (Breaks::OlderReceiver, "required → optional")
+        };
+        changes.push(subject, ChangeKind::FieldRequiredChanged, breaks, detail);
+    }
+    if f.nullable != g.nullable {
+        let (breaks, detail) = if g.nullable {
+            (Breaks::OlderReceiver, "may now be null")
+        } else {
+            (Breaks::OlderSender, "may no longer be null")
+        };
+        changes.push(subject, ChangeKind::FieldNullableChanged, breaks, detail);
+    }
+    if f.default != g.default {
+        changes.push(
+            subject,
+            ChangeKind::FieldDefaultChanged,
+            Breaks::Nobody,
+            format!("{:?} → {:?}", f.default, g.default),
+        );
+    }
+}
+
+/// Methods removed, added, and changed: direction, carrier (a JSON-RPC message or an input
+/// request inside a result), params, results.
+fn methods(old: &Model, new: &Model, changes: &mut Changes) {
     let methods = |m: &Model| -> BTreeMap<String, MethodDef> {
         m.methods
             .iter()
@@ -504,9 +522,8 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
     let (ma, mb) = (methods(old), methods(new));
     for (method, x) in &ma {
         let Some(y) = mb.get(method) else {
-            push(
-                &mut changes,
-                method.clone(),
+            changes.push(
+                method,
                 ChangeKind::MethodRemoved,
                 Breaks::OlderSender,
                 format!("{:?} {:?}", x.kind, x.direction),
@@ -514,9 +531,8 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
             continue;
         };
         if x.direction != y.direction {
-            push(
-                &mut changes,
-                method.clone(),
+            changes.push(
+                method,
                 ChangeKind::MethodDirectionChanged,
                 Breaks::Both,
                 format!("{:?} → {:?}", x.direction, y.direction),
@@ -531,9 +547,8 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
                     "JSON-RPC message"
                 }
             };
-            push(
-                &mut changes,
-                method.clone(),
+            changes.push(
+                method,
                 ChangeKind::MethodCarrierChanged,
                 Breaks::Both,
                 format!("{} → {}", carrier(x), carrier(y)),
@@ -542,18 +557,16 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
         let params =
             |m: &Model, d: &MethodDef| d.params.as_ref().map(|p| render(m, p)).unwrap_or_default();
         if params(old, x) != params(new, y) {
-            push(
-                &mut changes,
-                method.clone(),
+            changes.push(
+                method,
                 ChangeKind::MethodParamsChanged,
                 Breaks::Both,
                 format!("{} → {}", params(old, x), params(new, y)),
             );
         }
         if x.results != y.results {
-            push(
-                &mut changes,
-                method.clone(),
+            changes.push(
+                method,
                 ChangeKind::MethodResultChanged,
                 Breaks::Both,
                 format!("{} → {}", x.results.join(" | "), y.results.join(" | ")),
@@ -561,19 +574,21 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
         }
     }
     for (method, y) in mb.iter().filter(|(m, _)| !ma.contains_key(*m)) {
-        push(
-            &mut changes,
-            method.clone(),
+        changes.push(
+            method,
             ChangeKind::MethodAdded,
             Breaks::Nobody,
             format!("{:?} {:?}", y.kind, y.direction),
         );
     }
-    // Capability fields are reported as such.
+}
+
+/// Fields of the capability objects added or removed are reported as capabilities.
+fn capabilities(changes: &mut Changes) {
     let capability = |subject: &str| {
         subject.starts_with("ClientCapabilities") || subject.starts_with("ServerCapabilities")
     };
-    let mut changes: BTreeSet<Change> = changes
+    changes.0 = std::mem::take(&mut changes.0)
         .into_iter()
         .map(|mut c| {
             if capability(&c.subject) {
@@ -586,20 +601,21 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
             c
         })
         .collect();
-    // Error codes the schema fixes.
+}
+
+/// Error codes the schema fixes, removed, changed and added.
+fn error_code_changes(old: &Model, new: &Model, changes: &mut Changes) {
     let (ea, eb) = (error_codes(old), error_codes(new));
     for (name, code) in &ea {
         match eb.get(name) {
-            None => push(
-                &mut changes,
-                name.clone(),
+            None => changes.push(
+                name,
                 ChangeKind::ErrorCodeRemoved,
                 Breaks::Nobody,
                 code.to_string(),
             ),
-            Some(c) if c != code => push(
-                &mut changes,
-                name.clone(),
+            Some(c) if c != code => changes.push(
+                name,
                 ChangeKind::ErrorCodeChanged,
                 Breaks::Both,
                 format!("{code} → {c}"),
@@ -608,14 +624,17 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
         }
     }
     for (name, code) in eb.iter().filter(|(n, _)| !ea.contains_key(*n)) {
-        push(
-            &mut changes,
-            name.clone(),
+        changes.push(
+            name,
             ChangeKind::ErrorCodeAdded,
             Breaks::Nobody,
             code.to_string(),
         );
     }
+}
+
+/// Each change with the sides whose messages carry its subject, in either version.
+fn with_senders(old: &Model, new: &Model, changes: Changes) -> Vec<Change> {
     let (ca, cb) = (carriers(old), carriers(new));
     let methods_of = |m: &Model| -> BTreeMap<String, crate::model::Direction> {
         m.methods
@@ -624,7 +643,8 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
             .collect()
     };
     let (da, db) = (methods_of(old), methods_of(new));
-    let changes = changes
+    changes
+        .0
         .into_iter()
         .map(|mut c| {
             let ty = c.subject.split('.').next().unwrap_or_default().to_string();
@@ -642,14 +662,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
             c.sent_by = sides.names();
             c
         })
-        .collect();
-    Diff {
-        format: FORMAT,
-        old: old.version.clone(),
-        new: new.version.clone(),
-        changes,
-        description_only,
-    }
+        .collect()
 }
 
 /// The error codes a model fixes: error definition (Rust name) → code.

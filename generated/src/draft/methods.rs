@@ -594,25 +594,25 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// The result of `completion/complete`.
-    Complete(<Complete as crate::rt::method::Request>::Result),
+    Complete(super::CompleteResult),
     /// The result of `prompts/get`.
-    GetPrompt(<GetPrompt as crate::rt::method::Request>::Result),
+    GetPrompt(super::GetPromptOutcome),
     /// The result of `prompts/list`.
-    ListPrompts(<ListPrompts as crate::rt::method::Request>::Result),
+    ListPrompts(super::ListPromptsResult),
     /// The result of `resources/list`.
-    ListResources(<ListResources as crate::rt::method::Request>::Result),
+    ListResources(super::ListResourcesResult),
     /// The result of `resources/read`.
-    ReadResource(<ReadResource as crate::rt::method::Request>::Result),
+    ReadResource(super::ReadResourceOutcome),
     /// The result of `resources/templates/list`.
-    ListResourceTemplates(<ListResourceTemplates as crate::rt::method::Request>::Result),
+    ListResourceTemplates(super::ListResourceTemplatesResult),
     /// The result of `server/discover`.
-    Discover(<Discover as crate::rt::method::Request>::Result),
+    Discover(super::DiscoverResult),
     /// The result of `subscriptions/listen`.
-    SubscriptionsListen(<SubscriptionsListen as crate::rt::method::Request>::Result),
+    SubscriptionsListen(super::SubscriptionsListenResult),
     /// The result of `tools/call`.
-    CallTool(<CallTool as crate::rt::method::Request>::Result),
+    CallTool(super::CallToolOutcome),
     /// The result of `tools/list`.
-    ListTools(<ListTools as crate::rt::method::Request>::Result),
+    ListTools(super::ListToolsResult),
 }
 
 impl ServerResult {
@@ -713,11 +713,11 @@ impl serde::Serialize for ServerResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// The result of `elicitation/create`.
-    Elicit(<Elicit as crate::rt::method::Request>::Result),
+    Elicit(super::ElicitResult),
     /// The result of `roots/list`.
-    ListRoots(<ListRoots as crate::rt::method::Request>::Result),
+    ListRoots(super::ListRootsResult),
     /// The result of `sampling/createMessage`.
-    CreateMessage(<CreateMessage as crate::rt::method::Request>::Result),
+    CreateMessage(super::CreateMessageResult),
 }
 
 impl ClientResult {

@@ -712,31 +712,31 @@ impl crate::rt::jsonrpc::MethodSet for ServerNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// The result of `completion/complete`.
-    Complete(<Complete as crate::rt::method::Request>::Result),
+    Complete(super::CompleteResult),
     /// The result of `initialize`.
-    Initialize(<Initialize as crate::rt::method::Request>::Result),
+    Initialize(super::InitializeResult),
     /// The result of `logging/setLevel`.
-    SetLevel(<SetLevel as crate::rt::method::Request>::Result),
+    SetLevel(super::EmptyResult),
     /// The result of `ping`.
-    Ping(<Ping as crate::rt::method::Request>::Result),
+    Ping(super::EmptyResult),
     /// The result of `prompts/get`.
-    GetPrompt(<GetPrompt as crate::rt::method::Request>::Result),
+    GetPrompt(super::GetPromptResult),
     /// The result of `prompts/list`.
-    ListPrompts(<ListPrompts as crate::rt::method::Request>::Result),
+    ListPrompts(super::ListPromptsResult),
     /// The result of `resources/list`.
-    ListResources(<ListResources as crate::rt::method::Request>::Result),
+    ListResources(super::ListResourcesResult),
     /// The result of `resources/read`.
-    ReadResource(<ReadResource as crate::rt::method::Request>::Result),
+    ReadResource(super::ReadResourceResult),
     /// The result of `resources/subscribe`.
-    Subscribe(<Subscribe as crate::rt::method::Request>::Result),
+    Subscribe(super::EmptyResult),
     /// The result of `resources/templates/list`.
-    ListResourceTemplates(<ListResourceTemplates as crate::rt::method::Request>::Result),
+    ListResourceTemplates(super::ListResourceTemplatesResult),
     /// The result of `resources/unsubscribe`.
-    Unsubscribe(<Unsubscribe as crate::rt::method::Request>::Result),
+    Unsubscribe(super::EmptyResult),
     /// The result of `tools/call`.
-    CallTool(<CallTool as crate::rt::method::Request>::Result),
+    CallTool(super::CallToolResult),
     /// The result of `tools/list`.
-    ListTools(<ListTools as crate::rt::method::Request>::Result),
+    ListTools(super::ListToolsResult),
 }
 
 impl ServerResult {
@@ -851,13 +851,13 @@ impl serde::Serialize for ServerResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// The result of `elicitation/create`.
-    Elicit(<Elicit as crate::rt::method::Request>::Result),
+    Elicit(super::ElicitResult),
     /// The result of `ping`.
-    Ping(<Ping as crate::rt::method::Request>::Result),
+    Ping(super::EmptyResult),
     /// The result of `roots/list`.
-    ListRoots(<ListRoots as crate::rt::method::Request>::Result),
+    ListRoots(super::ListRootsResult),
     /// The result of `sampling/createMessage`.
-    CreateMessage(<CreateMessage as crate::rt::method::Request>::Result),
+    CreateMessage(super::CreateMessageResult),
 }
 
 impl ClientResult {

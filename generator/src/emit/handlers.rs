@@ -11,9 +11,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::rust::{header, ident, pretty};
+use super::rust::{header, ident, params_type, pretty, result_type};
 use crate::Error;
-use crate::model::{MessageKind, MethodDef, Model, TypeRef};
+use crate::model::{MessageKind, MethodDef, Model};
 use crate::names::field_name;
 
 /// Which side a trait or peer is about.
@@ -21,27 +21,6 @@ use crate::names::field_name;
 enum Side {
     Client,
     Server,
-}
-
-fn params_type(m: &MethodDef) -> Option<TokenStream> {
-    m.params.as_ref().map(|p| match p {
-        TypeRef::Named(n) => {
-            let i = ident(n);
-            quote!(super::#i)
-        }
-        _ => quote!(serde_json::Value),
-    })
-}
-
-/// The type of a request's result, named (`super::CallToolResult`), as its marker's
-/// `Request::Result` is: rustdoc shows a handler or peer method's signature with the
-/// type itself, not a projection through the marker.
-fn result_type(m: &MethodDef) -> TokenStream {
-    m.result
-        .as_deref()
-        .map(ident)
-        .map(|r| quote!(super::#r))
-        .unwrap_or_else(|| quote!(serde_json::Value))
 }
 
 /// The handler's argument type for a method's params: `P`, `Option<P>`, or none.

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::rust::{header, ident, pretty, wire_text_impls};
+use super::rust::{header, ident, params_type, pretty, result_type, wire_text_impls};
 use crate::Error;
-use crate::model::{Model, Origin, TypeRef};
+use crate::model::{MethodDef, Model, Origin, TypeRef};
 
 /// Emits `methods.rs`: one marker type per method implementing `rt::method::Request` or
 /// `rt::method::Notification`, and the `Method` enum.
@@ -197,155 +197,6 @@ fn method_sets(model: &Model) -> TokenStream {
     let set = |kind: MessageKind, client_sends: bool, jsonrpc_only: bool| {
         model.method_set(kind, client_sends, jsonrpc_only)
     };
-    let param_ty = |m: &crate::model::MethodDef| -> Option<TokenStream> {
-        m.params.as_ref().map(|p| match p {
-            TypeRef::Named(n) => {
-                let i = ident(n);
-                quote!(super::#i)
-            }
-            _ => quote!(serde_json::Value),
-        })
-    };
-    let enum_of = |name: &str, doc: &str, methods: &[&crate::model::MethodDef]| -> TokenStream {
-        let enum_name = ident(name);
-        let mut variants = Vec::new();
-        let mut decode_arms = Vec::new();
-        let mut write_arms = Vec::new();
-        let mut method_arms = Vec::new();
-        for m in methods {
-            let v = ident(&m.marker_name());
-            let method = &m.method;
-            let vdoc = format!(" `{method}`");
-            match (param_ty(m), m.params_required) {
-                (Some(t), true) => {
-                    variants.push(quote!(#[doc = #vdoc] #v(#t),));
-                    decode_arms
-                        .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
-                    write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
-                }
-                (Some(t), false) => {
-                    variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
-                    decode_arms
-                        .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
-                    write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
-                    write_arms.push(quote!(Self::#v(None) => Ok(()),));
-                }
-                (None, _) => {
-                    variants.push(quote!(#[doc = #vdoc] #v,));
-                    decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde::de::IgnoredAny>(params)?; Self::#v }));
-                    write_arms.push(quote!(Self::#v => Ok(()),));
-                }
-            }
-            method_arms.push(quote!(Self::#v { .. } => #method,));
-        }
-        let decode_body = if decode_arms.is_empty() {
-            quote! {
-                let _ = (method, params);
-                Ok(None)
-            }
-        } else {
-            quote! {
-                Ok(Some(match method {
-                    #( #decode_arms )*
-                    _ => return Ok(None),
-                }))
-            }
-        };
-        quote! {
-            #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq)]
-            pub enum #enum_name {
-                #( #variants )*
-                /// A method this side does not know, kept with its raw params; produced
-                /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
-                Other {
-                    /// The method string.
-                    method: ::std::string::String,
-                    /// The raw params.
-                    params: ::std::option::Option<serde_json::Value>,
-                },
-            }
-            impl crate::rt::jsonrpc::MethodSet for #enum_name {
-                const NAME: &'static str = #name;
-                fn decode_checked(method: &str, params: ::std::option::Option<&str>)
-                    -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
-                    #decode_body
-                }
-                fn write_params<M: serde::ser::SerializeMap>(&self, map: &mut M) -> ::std::result::Result<(), M::Error> {
-                    match self {
-                        #( #write_arms )*
-                        Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
-                        Self::Other { params: None, .. } => Ok(()),
-                    }
-                }
-                fn other(method: ::std::string::String, params: ::std::option::Option<serde_json::Value>) -> Self {
-                    Self::Other { method, params }
-                }
-                fn method(&self) -> &str {
-                    match self {
-                        #( #method_arms )*
-                        Self::Other { method, .. } => method,
-                    }
-                }
-            }
-        }
-    };
-    let results_of = |name: &str, doc: &str, methods: &[&crate::model::MethodDef]| -> TokenStream {
-        let enum_name = ident(name);
-        let variants = methods.iter().map(|m| {
-            let v = ident(&m.marker_name());
-            let vdoc = format!(" The result of `{}`.", m.method);
-            quote!(#[doc = #vdoc] #v(<#v as crate::rt::method::Request>::Result),)
-        });
-        let arms = methods.iter().map(|m| {
-            let v = ident(&m.marker_name());
-            quote!(Method::#v => crate::rt::jsonrpc::decode_result_checked::<#v>(raw).map(Self::#v),)
-        });
-        let ser_arms = methods.iter().map(|m| {
-            let v = ident(&m.marker_name());
-            quote!(Self::#v(r) => r.serialize(serializer),)
-        });
-        let ser_body = if methods.is_empty() {
-            quote!(let _ = serializer; match *self {})
-        } else {
-            quote!(match self { #( #ser_arms )* })
-        };
-        quote! {
-            #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq)]
-            pub enum #enum_name {
-                #( #variants )*
-            }
-            impl #enum_name {
-                /// Decodes the `result` of a response to a request of `method`; a method
-                /// this side does not answer, or a result that does not fit, is an error
-                /// that keeps the raw result.
-                pub fn decode(method: Method, raw: &crate::rt::jsonrpc::RawResult) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-                    <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
-                }
-            }
-            impl crate::rt::jsonrpc::ResultSet for #enum_name {
-                type Method = Method;
-                fn decode_checked(method: Method, raw: &str) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
-                    match method {
-                        #( #arms )*
-                        #[allow(unreachable_patterns)]
-                        other => Err(crate::rt::jsonrpc::ResultError {
-                            method: other.as_str().to_string(),
-                            error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
-                            raw: crate::rt::jsonrpc::RawResult::checked(raw),
-                        }),
-                    }
-                }
-            }
-            /// Encodes the result itself, as the `result` of a response.
-            impl serde::Serialize for #enum_name {
-                fn serialize<S: serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                    #ser_body
-                }
-            }
-        }
-    };
     let client_requests = set(MessageKind::Request, true, true);
     let server_requests = set(MessageKind::Request, false, true);
     let server_answers = set(MessageKind::Request, true, false);
@@ -353,38 +204,186 @@ fn method_sets(model: &Model) -> TokenStream {
     let client_notifications = set(MessageKind::Notification, true, true);
     let server_notifications = set(MessageKind::Notification, false, true);
     let sets = [
-        enum_of(
+        method_enum(
             "ClientRequest",
             " The requests a client sends: what a server decodes.",
             &client_requests,
         ),
-        enum_of(
+        method_enum(
             "ServerRequest",
             " The JSON-RPC requests a server sends: what a client decodes.",
             &server_requests,
         ),
-        enum_of(
+        method_enum(
             "ClientNotification",
             " The notifications a client sends.",
             &client_notifications,
         ),
-        enum_of(
+        method_enum(
             "ServerNotification",
             " The notifications a server sends.",
             &server_notifications,
         ),
-        results_of(
+        result_enum(
             "ServerResult",
             " The results a server sends, one variant per request it answers.",
             &server_answers,
         ),
-        results_of(
+        result_enum(
             "ClientResult",
             " The results a client sends, one variant per request it answers.",
             &client_answers,
         ),
     ];
     quote!( #( #sets )* )
+}
+
+/// The enum of a method set (`ClientRequest`: one variant per method, with its params),
+/// and its `MethodSet` implementation: decoding params by method, writing them, naming
+/// the method.
+fn method_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
+    let enum_name = ident(name);
+    let mut variants = Vec::new();
+    let mut decode_arms = Vec::new();
+    let mut write_arms = Vec::new();
+    let mut method_arms = Vec::new();
+    for m in methods {
+        let v = ident(&m.marker_name());
+        let method = &m.method;
+        let vdoc = format!(" `{method}`");
+        match (params_type(m), m.params_required) {
+            (Some(t), true) => {
+                variants.push(quote!(#[doc = #vdoc] #v(#t),));
+                decode_arms
+                    .push(quote!(#method => Self::#v(crate::rt::jsonrpc::required(params)?),));
+                write_arms.push(quote!(Self::#v(p) => map.serialize_entry("params", p),));
+            }
+            (Some(t), false) => {
+                variants.push(quote!(#[doc = #vdoc] #v(::std::option::Option<#t>),));
+                decode_arms
+                    .push(quote!(#method => Self::#v(crate::rt::jsonrpc::optional(params)?),));
+                write_arms.push(quote!(Self::#v(Some(p)) => map.serialize_entry("params", p),));
+                write_arms.push(quote!(Self::#v(None) => Ok(()),));
+            }
+            (None, _) => {
+                variants.push(quote!(#[doc = #vdoc] #v,));
+                decode_arms.push(quote!(#method => { crate::rt::jsonrpc::optional::<serde::de::IgnoredAny>(params)?; Self::#v }));
+                write_arms.push(quote!(Self::#v => Ok(()),));
+            }
+        }
+        method_arms.push(quote!(Self::#v { .. } => #method,));
+    }
+    let decode_body = if decode_arms.is_empty() {
+        quote! {
+            let _ = (method, params);
+            Ok(None)
+        }
+    } else {
+        quote! {
+            Ok(Some(match method {
+                #( #decode_arms )*
+                _ => return Ok(None),
+            }))
+        }
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #enum_name {
+            #( #variants )*
+            /// A method this side does not know, kept with its raw params; produced
+            /// only when decoding with [`UnknownMethods::Keep`](crate::rt::jsonrpc::UnknownMethods::Keep).
+            Other {
+                /// The method string.
+                method: ::std::string::String,
+                /// The raw params.
+                params: ::std::option::Option<serde_json::Value>,
+            },
+        }
+        impl crate::rt::jsonrpc::MethodSet for #enum_name {
+            const NAME: &'static str = #name;
+            fn decode_checked(method: &str, params: ::std::option::Option<&str>)
+                -> ::std::result::Result<::std::option::Option<Self>, crate::rt::path::DecodeError> {
+                #decode_body
+            }
+            fn write_params<M: serde::ser::SerializeMap>(&self, map: &mut M) -> ::std::result::Result<(), M::Error> {
+                match self {
+                    #( #write_arms )*
+                    Self::Other { params: Some(p), .. } => map.serialize_entry("params", p),
+                    Self::Other { params: None, .. } => Ok(()),
+                }
+            }
+            fn other(method: ::std::string::String, params: ::std::option::Option<serde_json::Value>) -> Self {
+                Self::Other { method, params }
+            }
+            fn method(&self) -> &str {
+                match self {
+                    #( #method_arms )*
+                    Self::Other { method, .. } => method,
+                }
+            }
+        }
+    }
+}
+
+/// The enum of the results a side sends (`ServerResult`: one variant per request it
+/// answers, with its result type), its decoder by method, and its encoding.
+fn result_enum(name: &str, doc: &str, methods: &[&MethodDef]) -> TokenStream {
+    let enum_name = ident(name);
+    let variants = methods.iter().map(|m| {
+        let v = ident(&m.marker_name());
+        let vdoc = format!(" The result of `{}`.", m.method);
+        let result = result_type(m);
+        quote!(#[doc = #vdoc] #v(#result),)
+    });
+    let arms = methods.iter().map(|m| {
+        let v = ident(&m.marker_name());
+        quote!(Method::#v => crate::rt::jsonrpc::decode_result_checked::<#v>(raw).map(Self::#v),)
+    });
+    let ser_arms = methods.iter().map(|m| {
+        let v = ident(&m.marker_name());
+        quote!(Self::#v(r) => r.serialize(serializer),)
+    });
+    let ser_body = if methods.is_empty() {
+        quote!(let _ = serializer; match *self {})
+    } else {
+        quote!(match self { #( #ser_arms )* })
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #enum_name {
+            #( #variants )*
+        }
+        impl #enum_name {
+            /// Decodes the `result` of a response to a request of `method`; a method
+            /// this side does not answer, or a result that does not fit, is an error
+            /// that keeps the raw result.
+            pub fn decode(method: Method, raw: &crate::rt::jsonrpc::RawResult) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                <Self as crate::rt::jsonrpc::ResultSet>::decode(method, raw)
+            }
+        }
+        impl crate::rt::jsonrpc::ResultSet for #enum_name {
+            type Method = Method;
+            fn decode_checked(method: Method, raw: &str) -> ::std::result::Result<Self, crate::rt::jsonrpc::ResultError> {
+                match method {
+                    #( #arms )*
+                    #[allow(unreachable_patterns)]
+                    other => Err(crate::rt::jsonrpc::ResultError {
+                        method: other.as_str().to_string(),
+                        error: crate::rt::path::DecodeError::custom(concat!("not a request answered in a ", #name)),
+                        raw: crate::rt::jsonrpc::RawResult::checked(raw),
+                    }),
+                }
+            }
+        }
+        /// Encodes the result itself, as the `result` of a response.
+        impl serde::Serialize for #enum_name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                #ser_body
+            }
+        }
+    }
 }
 
 /// The MCP-specific error codes the schema fixes with a `const` (`URLElicitationRequiredError`

@@ -6,6 +6,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use crate::Error;
+use crate::model::{MethodDef, TypeRef};
 
 /// The module name of a version: `2025-06-18` → `v2025_06_18`, `draft` → `draft`.
 pub fn module_name(version: &str) -> String {
@@ -200,4 +201,26 @@ pub fn wire_text_impls(
             }
         }
     }
+}
+
+/// The type of a method's params, named (`super::CallToolRequestParams`).
+pub fn params_type(m: &MethodDef) -> Option<TokenStream> {
+    m.params.as_ref().map(|p| match p {
+        TypeRef::Named(n) => {
+            let i = ident(n);
+            quote!(super::#i)
+        }
+        _ => quote!(serde_json::Value),
+    })
+}
+
+/// The type of a request's result, named (`super::CallToolResult`), as its marker's
+/// `Request::Result` is: rustdoc shows a signature with the type itself, not a projection
+/// through the marker.
+pub fn result_type(m: &MethodDef) -> TokenStream {
+    m.result
+        .as_deref()
+        .map(ident)
+        .map(|r| quote!(super::#r))
+        .unwrap_or_else(|| quote!(serde_json::Value))
 }
