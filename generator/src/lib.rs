@@ -143,16 +143,6 @@ fn generate_version(input: &Input) -> Result<Version, Error> {
         format!("tests/src/{module}.rs"),
         emit::emit_harness(&model, &input.path)?,
     ));
-    let ir = serde_json::json!({
-        "@generated": format!(
-            "by `cargo xtask codegen` from {} (sha256 {}); do not edit by hand",
-            input.path, model.schema_sha256
-        ),
-        "model": &model,
-    });
-    let ir = serde_json::to_string_pretty(&ir)
-        .map_err(|e| Error::msg(format!("internal error: model does not serialize: {e}")))?;
-    files.push((format!("generated/ir/{}.json", input.version), ir + "\n"));
     let stats = Stats {
         version: input.version.clone(),
         definitions: model
@@ -210,7 +200,7 @@ fn generate_versions(inputs: &[Input]) -> Vec<Result<Version, Error>> {
 }
 
 /// Runs the whole pipeline for every input. Paths in the output are relative to the
-/// workspace root (`generated/src/v2025_06_18/mod.rs`, `generated/ir/2025-06-18.json`).
+/// workspace root (`generated/src/v2025_06_18/mod.rs`, `generated/diffs/2025-06-18..2025-11-25.md`).
 /// The versions are generated side by side on the machine's cores; the output is the same
 /// whatever the number of cores. An error is that of the first input, in order, that
 /// fails.

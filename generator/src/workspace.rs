@@ -268,14 +268,6 @@ pub fn owned_files(root: &Path) -> Result<BTreeSet<String>, String> {
             ));
         }
     }
-    if let Ok(dir) = fs::read_dir(root.join("generated/ir")) {
-        for entry in dir.flatten() {
-            out.insert(format!(
-                "generated/ir/{}",
-                entry.file_name().to_string_lossy()
-            ));
-        }
-    }
     Ok(out)
 }
 

@@ -1,11 +1,15 @@
-//! Snapshots of the generator on small fixture schemas, one construct each: the model
-//! and the emitted Rust for `fixtures/ok/*.json`, the error for `fixtures/err/*.json`.
-//! Review changes with `cargo insta review`.
+//! Snapshots of the generator on small fixture schemas, one construct each: the model (in
+//! the compact rendering reviewers read) and the emitted Rust for `fixtures/ok/*.json`,
+//! the error for `fixtures/err/*.json`. Review changes with `cargo insta review`. The
+//! emitted Rust of every fixture is also built, with warnings denied.
+
+mod common;
 
 use std::fs;
 use std::path::Path;
 
-use mcp_codegen::{Input, emit, generate};
+use common::*;
+use mcp_codegen::{Input, compact, emit, generate};
 
 fn fixtures(kind: &str) -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -38,7 +42,7 @@ fn fixture_models_and_rust() {
     for (name, text) in all {
         let output = generate(&[input(&name, &text)]).unwrap_or_else(|e| panic!("{name}: {e}"));
         let model = &output.models[0];
-        insta::assert_json_snapshot!(format!("{name}.model"), model);
+        insta::assert_snapshot!(format!("{name}.model"), compact::render(model));
         let rust = emit::emit(model, &format!("fixtures/{name}.json")).unwrap();
         let joined: String = rust
             .iter()
@@ -63,4 +67,53 @@ fn fixture_errors_name_file_and_pointer() {
         );
         insta::assert_snapshot!(format!("{name}.error"), err.to_string());
     }
+}
+
+/// The Rust of every `fixtures/ok` schema (the goldens above) builds, with warnings
+/// denied, in one scratch crate on the runtime: a module per fixture.
+#[test]
+fn fixture_rust_builds_without_warnings() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .canonicalize()
+        .unwrap();
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixtures-compile");
+    let src = scratch.join("src");
+    let mut lib = format!(
+        "//! Scratch crate of `generator/tests/fixtures.rs`.\n#![forbid(unsafe_code)]\n\n{RUNTIME}"
+    );
+    let mut modules = Vec::new();
+    for (name, text) in fixtures("ok") {
+        let output = generate(&[input(&name, &text)]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let module = format!("fixture_{name}");
+        for (file, contents) in
+            emit::emit(&output.models[0], &format!("fixtures/{name}.json")).unwrap()
+        {
+            write_if_changed(&src.join(&module).join(file), &contents);
+        }
+        lib.push_str(&format!("#[rustfmt::skip]\npub mod {module};\n"));
+        modules.push(module);
+    }
+    // Modules of earlier runs whose fixture is gone.
+    for entry in fs::read_dir(&src).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if entry.path().is_dir() && !modules.contains(&name) {
+            fs::remove_dir_all(entry.path()).unwrap();
+        }
+    }
+    write_if_changed(&src.join("lib.rs"), &lib);
+    let out = scratch_crate(
+        &workspace,
+        &scratch,
+        "fixtures-compile",
+        &["build"],
+        "RUSTFLAGS",
+    );
+    assert!(
+        out.status.success(),
+        "the fixtures' Rust does not build with -D warnings in {}:\n{}",
+        scratch.display(),
+        first_errors(&String::from_utf8_lossy(&out.stderr), 60)
+    );
 }

@@ -157,7 +157,7 @@ fn path_derived_names_are_stable_across_versions() {
     }
 }
 
-/// The model written to `generated/ir/` is sorted, so reviewers see stable diffs.
+/// The model is sorted, so the compact snapshots reviewers read give stable diffs.
 #[test]
 fn model_is_sorted() {
     let inputs = workspace::inputs(&root()).unwrap();

@@ -3,6 +3,7 @@
 
 use std::fs;
 
+use mcp_codegen::model::{Kind, Model, Origin, TypeRef};
 use mcp_tests::{VERSIONS, root};
 use serde_json::Value;
 
@@ -85,34 +86,40 @@ fn official_examples_round_trip() {
 fn official_examples_choose_their_own_arm_in_every_union() {
     let mut checked = 0;
     let mut wrong = Vec::new();
+    let inputs = mcp_codegen::workspace::inputs(&root()).unwrap();
+    let models: Vec<Model> = inputs
+        .iter()
+        .map(|i| mcp_codegen::model_of(i).unwrap())
+        .collect();
     for h in VERSIONS {
         let dir = root().join("schema").join(h.version).join("examples");
         let Ok(folders) = fs::read_dir(&dir) else {
             continue;
         };
-        let ir: Value = serde_json::from_str(
-            &fs::read_to_string(root().join(format!("generated/ir/{}.json", h.version))).unwrap(),
-        )
-        .unwrap();
+        let model = models
+            .iter()
+            .find(|m| m.version == h.version)
+            .unwrap_or_else(|| panic!("no model of {}", h.version));
         for folder in folders.flatten() {
             let definition = folder.file_name().to_string_lossy().to_string();
             let Some((_, rust)) = h.definitions.iter().find(|(d, _)| *d == definition) else {
                 continue;
             };
             // The union definitions that have this definition as an arm, from the model.
-            let unions: Vec<&str> = ir["model"]["types"]
-                .as_array()
-                .unwrap()
+            let unions: Vec<&str> = model
+                .types
                 .iter()
-                .filter(|t| t["origin"]["definition"].is_string() && t["kind"]["kind"] == "union")
-                .filter(|t| {
-                    t["kind"]["variants"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .any(|v| v["ty"]["of"] == *rust && v["signature"]["shadowed_by"].is_null())
+                .filter_map(|t| match (&t.origin, &t.kind) {
+                    (Origin::Definition(d), Kind::Union { variants, .. })
+                        if variants.iter().any(|v| {
+                            v.ty == TypeRef::Named(rust.to_string())
+                                && v.signature.shadowed_by.is_none()
+                        }) =>
+                    {
+                        Some(d.as_str())
+                    }
+                    _ => None,
                 })
-                .map(|t| t["origin"]["definition"].as_str().unwrap())
                 .collect();
             for file in fs::read_dir(folder.path()).unwrap().flatten() {
                 let value: Value =
