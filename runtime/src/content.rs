@@ -24,7 +24,6 @@ use serde::de::{
 use serde_json::{Error, Number};
 
 use super::serde_helpers::Key;
-use super::union::{Json, View};
 
 /// A JSON value read whole; see the [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
@@ -59,50 +58,6 @@ impl Content<'_> {
             Content::String(s) => Unexpected::Str(s),
             Content::Seq(_) => Unexpected::Seq,
             Content::Map(_) => Unexpected::Map,
-        }
-    }
-}
-
-impl View for Content<'_> {
-    fn kind(&self) -> Json {
-        match self {
-            Content::Null => Json::Null,
-            Content::Bool(_) => Json::Boolean,
-            Content::Number(n) if n.is_i64() || n.is_u64() => Json::Integer,
-            Content::Number(_) => Json::Number,
-            Content::Str(_) | Content::String(_) => Json::String,
-            Content::Seq(_) => Json::Array,
-            Content::Map(_) => Json::Object,
-        }
-    }
-
-    fn member(&self, key: &str) -> Option<&Self> {
-        match self {
-            Content::Map(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    fn member_names(&self) -> impl Iterator<Item = &str> {
-        let members = match self {
-            Content::Map(members) => members.as_slice(),
-            _ => &[],
-        };
-        members.iter().map(|(k, _)| k.as_ref())
-    }
-
-    fn text(&self) -> Option<&str> {
-        match self {
-            Content::Str(s) => Some(s),
-            Content::String(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    fn first_item(&self) -> Option<&Self> {
-        match self {
-            Content::Seq(items) => items.first(),
-            _ => None,
         }
     }
 }
@@ -539,6 +494,7 @@ mod tests {
     //! `Value` of the same text gives, errors included.
 
     use super::*;
+    use crate::union::{Json, View};
     use serde_json::Value;
 
     /// Decodes `text` as `T` through a `Content` read from the text and from a `Value`. A

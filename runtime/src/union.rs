@@ -130,6 +130,50 @@ pub(crate) trait View {
     fn first_item(&self) -> Option<&Self>;
 }
 
+impl View for Content<'_> {
+    fn kind(&self) -> Json {
+        match self {
+            Content::Null => Json::Null,
+            Content::Bool(_) => Json::Boolean,
+            Content::Number(n) if n.is_i64() || n.is_u64() => Json::Integer,
+            Content::Number(_) => Json::Number,
+            Content::Str(_) | Content::String(_) => Json::String,
+            Content::Seq(_) => Json::Array,
+            Content::Map(_) => Json::Object,
+        }
+    }
+
+    fn member(&self, key: &str) -> Option<&Self> {
+        match self {
+            Content::Map(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn member_names(&self) -> impl Iterator<Item = &str> {
+        let members = match self {
+            Content::Map(members) => members.as_slice(),
+            _ => &[],
+        };
+        members.iter().map(|(k, _)| k.as_ref())
+    }
+
+    fn text(&self) -> Option<&str> {
+        match self {
+            Content::Str(s) => Some(s),
+            Content::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn first_item(&self) -> Option<&Self> {
+        match self {
+            Content::Seq(items) => items.first(),
+            _ => None,
+        }
+    }
+}
+
 impl View for Value {
     fn kind(&self) -> Json {
         kind_of(self)
