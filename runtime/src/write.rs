@@ -16,18 +16,13 @@
 //! defines, and for any other value whose map keys are strings, integers, booleans or
 //! characters (what `serde_json` accepts as keys besides floating-point numbers, which
 //! are refused here). `serde_json::value::RawValue` is written as it is, as
-//! `serde_json` does. The tests hold the two writers to the same bytes on every value
+//! `serde_json` does (recognised by the shape serde_json gives it, not by its private
+//! names). The tests hold the two writers to the same bytes on every value
 //! the round-trip tests decode (the official examples, the generated property values)
 //! and on every message and result the fuzz harness decodes.
 
 use serde::Serialize;
 use serde::ser::{self, Error as _, Impossible};
-
-/// The marker name `serde_json` gives a `RawValue` (and a `Number` under its
-/// `arbitrary_precision` feature): a struct of one field, whose string is written as it
-/// is.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Writes `value` as compact JSON: the bytes [`serde_json::to_vec`] writes.
 ///
@@ -361,12 +356,17 @@ impl<'a, 'w> ser::Serializer for &'a mut Writer<'w> {
         name: &'static str,
         len: usize,
     ) -> Result<Compound<'a, 'w>, Self::Error> {
-        if name == RAW_VALUE_TOKEN || name == NUMBER_TOKEN {
+        // `serde_json` writes a `RawValue` (and a `Number` under its `arbitrary_precision`
+        // feature) as a struct of one field whose key is the struct's own name, a private
+        // marker that starts with `$`; the field's string is JSON text, written as it is.
+        // Recognised by that shape, not by serde_json's private names: whether it is one
+        // is known at the field, so the brace waits for it.
+        if len == 1 && name.starts_with('$') {
             return Ok(Compound {
                 writer: self,
                 first: true,
-                close: b"",
-                raw: true,
+                close: b"}",
+                marker: Some(name),
             });
         }
         self.serialize_map(Some(len))
@@ -391,9 +391,9 @@ struct Compound<'a, 'w> {
     writer: &'a mut Writer<'w>,
     first: bool,
     close: &'static [u8],
-    /// A `RawValue` (or an `arbitrary_precision` number): its one field is JSON text,
-    /// written as it is.
-    raw: bool,
+    /// A struct that may be serde_json's raw-text marker (see `serialize_struct`): its
+    /// name, until the first field says whether it is; its `{` is not written yet.
+    marker: Option<&'static str>,
 }
 
 impl<'a, 'w> Compound<'a, 'w> {
@@ -402,7 +402,7 @@ impl<'a, 'w> Compound<'a, 'w> {
             writer,
             first: true,
             close,
-            raw: false,
+            marker: None,
         }
     }
 
@@ -435,10 +435,14 @@ impl<'a, 'w> Compound<'a, 'w> {
         key: &'static str,
         value: &T,
     ) -> Result<(), serde_json::Error> {
-        if self.raw {
-            return value.serialize(RawWriter {
-                out: &mut *self.writer.out,
-            });
+        if let Some(marker) = self.marker.take() {
+            if key == marker {
+                self.close = b"";
+                return value.serialize(RawWriter {
+                    out: &mut *self.writer.out,
+                });
+            }
+            self.writer.out.push(b'{');
         }
         self.comma();
         write_str(self.writer.out, key);
@@ -448,6 +452,10 @@ impl<'a, 'w> Compound<'a, 'w> {
 
     #[inline]
     fn close(self) -> Result<(), serde_json::Error> {
+        if self.marker.is_some() {
+            // A `$`-named struct that wrote no field: an empty object.
+            self.writer.out.push(b'{');
+        }
         self.writer.out.extend_from_slice(self.close);
         Ok(())
     }
@@ -945,6 +953,25 @@ mod tests {
         same(BTreeMap::from([(Wrapper("key"), 1)]));
         same(json!({"a": [1, -2, 3.5, "s\"\n", null, true, {}], "b": {"c": []}, "é": "😀"}));
         same(serde_json::value::RawValue::from_string(r#"{ "raw" : [1, 2] }"#.to_owned()).unwrap());
+        // Structs named like a private marker that are not serde_json's raw text: objects.
+        same(Dollar(&[("$other", "v")]));
+        same(Dollar(&[("$Dollar", "v"), ("x", "y")]));
+        same(Dollar(&[]));
+        same(vec![Dollar(&[("k", "v")]), Dollar(&[])]);
+    }
+
+    /// A struct serialized under the name `$Dollar` with the given fields.
+    struct Dollar(&'static [(&'static str, &'static str)]);
+
+    impl Serialize for Dollar {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("$Dollar", self.0.len())?;
+            for (k, v) in self.0 {
+                st.serialize_field(k, v)?;
+            }
+            st.end()
+        }
     }
 
     impl PartialEq for Wrapper {
