@@ -198,7 +198,7 @@ fn described(t: &TypeDef) -> Vec<Option<&str>> {
 }
 
 /// Computes the changes from `old` to `new`: each kind of change is found by its own
-/// function below, into one [`Changes`].
+/// function below, into one collector of changes.
 pub fn diff(old: &Model, new: &Model) -> Diff {
     let mut changes = Changes::default();
     let (a, b) = (types_by_name(old), types_by_name(new));

@@ -6,12 +6,16 @@
 //! [`path`](DecodeError::path) names the offending field. The path is tracked by a thin
 //! wrapper around the deserializer that records the position of the innermost error.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt;
+use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
 
-use super::content::Content;
+use super::content::{Content, ContentSeed};
 
 /// A decoding error and the JSON path where it happened.
 #[derive(Debug)]
@@ -117,9 +121,8 @@ impl std::error::Error for DecodeError {
 
 /// The path of a "missing field" error, the field named: where the error is seen (the
 /// object) and the field's own name (`content[0]` and `text` make `content[0].text`).
-fn missing_field_path(path: String, inner: &serde_json::Error) -> String {
-    let text = inner.to_string();
-    let name = strip_position(&text)
+fn missing_field_path(path: String, text: &str) -> String {
+    let name = strip_position(text)
         .strip_prefix("missing field `")
         .and_then(|rest| rest.strip_suffix('`'));
     match name {
@@ -257,17 +260,9 @@ pub fn from_value_ref<T: de::DeserializeOwned>(
     from_str(&text).map_err(DecodeError::without_position)
 }
 
-/// Decodes with `seed` from a value a union read whole, reporting the path of any error.
-pub(crate) fn from_content_seed<'de, S: DeserializeSeed<'de>>(
-    seed: S,
-    content: Content<'de>,
-) -> Result<S::Value, DecodeError> {
-    decode_seed(seed, content)
-}
-
-/// Decodes with `seed` from a value a union read whole (a [`Content`]), through the same
-/// wrapper as [`from_content_seed`] (so that the decoders are compiled once, and the same
-/// for both), with tracking off: the error has no path.
+/// Decodes with `seed` from a value a union read whole (a [`Content`]) untracked, through
+/// the same wrapper a tracked decode uses (so that the decoders are compiled once, and
+/// the same for both), with tracking off: the error has no path.
 pub(crate) fn from_seed_untracked<'de, S, D>(seed: S, de: D) -> Result<S::Value, serde_json::Error>
 where
     S: DeserializeSeed<'de>,
@@ -284,44 +279,11 @@ where
     })
 }
 
-thread_local! {
-    /// Whether this thread is decoding with the path tracked.
-    static TRACKING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether the decoding under way on this thread tracks the path: a union that buffers its
-/// value then decodes the buffer tracked too, so that its error names the path inside it;
-/// otherwise (the first, untracked attempt) it decodes the buffer straight.
-pub(crate) fn tracking() -> bool {
-    TRACKING.with(Cell::get)
-}
-
-/// Restores the previous tracking state when dropped.
-struct TrackingGuard(bool);
-
-impl TrackingGuard {
-    /// Turns tracking on for this thread until the guard is dropped. Not inlined: it
-    /// would be copied into every instance of the generic decoders.
-    #[inline(never)]
-    fn begin() -> TrackingGuard {
-        INNER.take();
-        TrackingGuard(TRACKING.with(|t| t.replace(true)))
-    }
-}
-
-impl Drop for TrackingGuard {
-    fn drop(&mut self) {
-        TRACKING.with(|t| t.set(self.0));
-        INNER.take();
-    }
-}
-
 fn decode_seed<'de, S, D>(seed: S, de: D) -> Result<S::Value, DecodeError>
 where
     S: DeserializeSeed<'de>,
     D: Deserializer<'de, Error = serde_json::Error>,
 {
-    let _guard = TrackingGuard::begin();
     let track = Track::default();
     let root = Segment::Root;
     let result = seed.deserialize(Tracked {
@@ -332,7 +294,7 @@ where
     result.map_err(|inner| {
         let path = track.path.into_inner().unwrap_or_default();
         DecodeError {
-            path: missing_field_path(path, &inner),
+            path,
             inner,
             json: false,
             at: None,
@@ -358,38 +320,21 @@ impl Default for Track {
 }
 
 impl Track {
-    fn fail<E>(&self, at: &Segment<'_>, e: E) -> E {
-        self.record(at);
+    fn fail<E: fmt::Display>(&self, at: &Segment<'_>, e: E) -> E {
+        self.record(at, &e);
         e
     }
 
-    /// Records `at` (joined with a path inside a buffered value) if nothing is recorded.
+    /// Records `at` if nothing is recorded: the innermost position, as the error comes
+    /// out. A missing property is named by its own path (`content[0].text`), not its
+    /// object's.
     #[inline(never)]
-    fn record(&self, at: &Segment<'_>) {
+    fn record(&self, at: &Segment<'_>, e: &dyn fmt::Display) {
         let mut path = self.path.borrow_mut();
         if path.is_none() {
-            let mut here = at.render();
-            if let Some(inner) = INNER.take() {
-                if !here.is_empty() && !inner.is_empty() && !inner.starts_with('[') {
-                    here.push('.');
-                }
-                here.push_str(&inner);
-            }
-            *path = Some(here);
+            *path = Some(missing_field_path(at.render(), &e.to_string()));
         }
     }
-}
-
-thread_local! {
-    /// The path, inside a value read whole, of the error a union found decoding it: the
-    /// innermost tracked position (the union's own) prefixes it.
-    static INNER: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// Reports that the error about to be returned happened at `path` inside the value being
-/// decoded (see `INNER`).
-pub(crate) fn set_inner_path(path: &str) {
-    INNER.with(|p| *p.borrow_mut() = Some(path.to_string()));
 }
 
 /// A position in the document, as a linked list from the innermost segment out.
@@ -424,6 +369,63 @@ impl Segment<'_> {
             out.push_str(part);
         }
         out
+    }
+}
+
+/// The name `union::deserialize` gives `deserialize_newtype_struct`. Any deserializer
+/// hands the union the value itself (`visit_newtype_struct`), which it reads whole and
+/// decodes its arm from, untracked; the tracking wrapper instead hands it the value read
+/// whole as an enum ([`UnionAccess`]): the variant the union names is its arm, decoded
+/// tracked at the union's own position, so that an error inside the arm has its path from
+/// the document's root. The state travels with the deserializer, not beside it.
+pub(crate) const UNION: &str = "$mcp_spec_rt::union";
+
+/// A union's value read whole, as the tracking wrapper hands it over: the union chooses
+/// its arm from the value (`variant_seed`) and the arm is decoded tracked
+/// (`newtype_variant_seed`).
+struct UnionAccess<'a, 'de, E> {
+    content: Content<'de>,
+    at: &'a Segment<'a>,
+    track: &'a Track,
+    error: PhantomData<E>,
+}
+
+impl<'de, E: de::Error> EnumAccess<'de> for UnionAccess<'_, 'de, E> {
+    type Error = E;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self), E> {
+        let chosen = seed.deserialize(self.content.clone()).map_err(E::custom)?;
+        Ok((chosen, self))
+    }
+}
+
+impl<'de, E: de::Error> VariantAccess<'de> for UnionAccess<'_, 'de, E> {
+    type Error = E;
+
+    fn unit_variant(self) -> Result<(), E> {
+        Err(E::custom("a union's arm holds a value"))
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, E> {
+        seed.deserialize(Tracked {
+            de: self.content,
+            at: self.at,
+            track: self.track,
+        })
+        .map_err(E::custom)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value, E> {
+        Err(E::custom("a union's arm holds a value"))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, E> {
+        Err(E::custom("a union's arm holds a value"))
     }
 }
 
@@ -500,6 +502,21 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Tracked<'_, D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         let (at, track) = (self.at, self.track);
+        if name == UNION && track.enabled {
+            // A union, decoded tracked: it gets its value read whole, as an enum whose
+            // variant (the arm it chooses) is decoded from it tracked from here on.
+            let content = ContentSeed
+                .deserialize(self.de)
+                .map_err(|e| track.fail(at, e))?;
+            return visitor
+                .visit_enum(UnionAccess {
+                    content,
+                    at,
+                    track,
+                    error: PhantomData,
+                })
+                .map_err(|e| track.fail(at, e));
+        }
         self.de
             .deserialize_newtype_struct(name, TrackedVisitor { visitor, at, track })
             .map_err(|e| track.fail(at, e))

@@ -39,7 +39,9 @@ use std::marker::PhantomData;
 
 use std::borrow::Cow;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
 use serde_json::Value;
 
 use super::content::{Content, ContentSeed, ContentVisitor};
@@ -395,7 +397,9 @@ macro_rules! union_arms {
 /// Decodes a union, choosing its arm by the rules in the [module docs](self) and buffering
 /// the value only where the rules need all of it.
 pub fn deserialize<'de, U: Arms, D: Deserializer<'de>>(deserializer: D) -> Result<U, D::Error> {
-    deserializer.deserialize_any(UnionVisitor(PhantomData))
+    // Through the newtype hint, so that the path-tracking decoder can hand the value over
+    // with its position (see `path::UNION`); any other deserializer gives the value.
+    deserializer.deserialize_newtype_struct(super::path::UNION, UnionVisitor(PhantomData))
 }
 
 struct UnionVisitor<U>(PhantomData<U>);
@@ -412,14 +416,21 @@ fn arm_error<U: Arms, E: de::Error>(index: usize, e: impl fmt::Display) -> E {
 fn buffered<U: Arms, E: de::Error>(value: Content<'_>) -> Result<U, E> {
     let index = U::facts().choose(&value).map_err(E::custom)?;
     let seed = ArmSeed::<U>(index, PhantomData);
-    if super::path::tracking() {
-        super::path::from_content_seed(seed, value).map_err(|e| {
-            // The path inside the value joins the union's own, where the tracker is.
-            super::path::set_inner_path(e.path());
-            arm_error::<U, E>(index, e.inner())
-        })
-    } else {
-        super::path::from_seed_untracked(seed, value).map_err(|e| arm_error::<U, E>(index, e))
+    super::path::from_seed_untracked(seed, value).map_err(|e| arm_error::<U, E>(index, e))
+}
+
+/// Chooses the arm of a union's value read whole (the variant of the tracking decoder's
+/// [`EnumAccess`]).
+struct Choose<U>(PhantomData<U>);
+
+impl<'de, U: Arms> DeserializeSeed<'de> for Choose<U> {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        let value = ContentSeed.deserialize(deserializer)?;
+        U::facts()
+            .choose(&value)
+            .map_err(<D::Error as de::Error>::custom)
     }
 }
 
@@ -526,6 +537,19 @@ impl<'de, U: Arms> Visitor<'de> for UnionVisitor<U> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<U, A::Error> {
         buffered(ContentVisitor.visit_seq(seq)?)
+    }
+
+    /// The value itself, as any deserializer but the path-tracking one hands it over.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<U, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    /// The value read whole with its position, from the path-tracking decoder: the arm is
+    /// chosen as always, then decoded tracked, so that an error inside it has its path.
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<U, A::Error> {
+        let (index, arm) = data.variant_seed(Choose::<U>(PhantomData))?;
+        arm.newtype_variant_seed(ArmSeed::<U>(index, PhantomData))
+            .map_err(|e| arm_error::<U, A::Error>(index, e))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<U, A::Error> {
