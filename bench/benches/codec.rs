@@ -23,11 +23,13 @@
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, Throughput};
-use mcp_bench::{Corpus, DecodedOf, EachVersion, Group, Observe, Typed, corpus, each_version};
+use mcp_bench::{
+    Corpus, DecodedOf, EachVersion, Group, Observe, Typed, corpus, criterion_home,
+    criterion_median, each_version,
+};
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
@@ -144,36 +146,6 @@ fn bench_group<T: Typed>(c: &mut Criterion, group: &Group) -> Option<Ran> {
     })
 }
 
-/// Where criterion keeps its results: `$CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`,
-/// or the `criterion/` folder of the target directory this binary was built in.
-fn criterion_home() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(Path::new(&target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors()
-        .map(|dir| dir.join("criterion"))
-        .find(|dir| dir.is_dir())
-}
-
-/// The median time of one iteration, in seconds, from the estimates of this run (`new`) or
-/// of a saved baseline (`--save-baseline NAME`).
-fn median(home: &Path, group: &str, function: &str, run: &str) -> Option<f64> {
-    let path = home
-        .join(group)
-        .join(function)
-        .join(run)
-        .join("estimates.json");
-    let text = std::fs::read_to_string(path).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v.pointer("/median/point_estimate")?
-        .as_f64()
-        .map(|ns| ns / 1e9)
-}
-
 /// The summary: MB/s and messages/s of each function, and the ratios of the typed entry
 /// point's time to the others', from this run's medians; with `MCP_BENCH_BEST_OF` (a
 /// comma-separated list of baselines saved with `--save-baseline`, as `bench/best-of.sh`
@@ -185,7 +157,12 @@ fn summary(ran: &[Ran]) {
     };
     let rows: Vec<(&Ran, [Option<f64>; 5])> = ran
         .iter()
-        .map(|r| (r, FUNCTIONS.map(|f| median(&home, &r.id, f, "new"))))
+        .map(|r| {
+            (
+                r,
+                FUNCTIONS.map(|f| criterion_median(&home, &r.id, f, "new")),
+            )
+        })
         .collect();
     if rows.iter().all(|(_, t)| t.iter().all(Option::is_none)) {
         return;
@@ -200,7 +177,7 @@ fn summary(ran: &[Ran]) {
         .map(|r| {
             let fastest = FUNCTIONS.map(|f| {
                 runs.iter()
-                    .filter_map(|run| median(&home, &r.id, f, run))
+                    .filter_map(|run| criterion_median(&home, &r.id, f, run))
                     .min_by(f64::total_cmp)
             });
             (r, fastest)

@@ -7,11 +7,13 @@
 //! `cargo bench -p mcp-bench --bench order`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::Criterion;
-use mcp_bench::{EachVersion, ORDERS, Observe, Typed, each_version, member_orders};
+use mcp_bench::{
+    EachVersion, ORDERS, Observe, Typed, criterion_home, criterion_median, each_version,
+    member_orders,
+};
 use serde_json::Value;
 
 /// Versions with recorded traffic.
@@ -53,31 +55,6 @@ impl EachVersion for Bench<'_> {
     }
 }
 
-/// Where criterion keeps its results (as the codec bench finds them).
-fn criterion_home() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(Path::new(&target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors()
-        .map(|dir| dir.join("criterion"))
-        .find(|dir| dir.is_dir())
-}
-
-/// The median time of one iteration of this run, in seconds (criterion writes the
-/// function `typed/order_ours` under `typed_order_ours`).
-fn median(home: &Path, group: &str, function: &str) -> Option<f64> {
-    let path = home
-        .join(group)
-        .join(function.replace('/', "_"))
-        .join("new/estimates.json");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    Some(v.pointer("/median/point_estimate")?.as_f64()? / 1e9)
-}
-
 fn main() {
     let mut c = Criterion::default()
         .sample_size(20)
@@ -102,10 +79,10 @@ fn main() {
     println!("| version | msgs | order | typed µs | / ours | Value µs | typed / Value |");
     println!("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
     for (group, messages) in &ran {
-        let ours = median(&home, group, "typed/order_ours");
+        let ours = criterion_median(&home, group, "typed/order_ours", "new");
         for order in ORDERS {
-            let typed = median(&home, group, &format!("typed/order_{order}"));
-            let value = median(&home, group, &format!("value/order_{order}"));
+            let typed = criterion_median(&home, group, &format!("typed/order_{order}"), "new");
+            let value = criterion_median(&home, group, &format!("value/order_{order}"), "new");
             let (Some(typed), Some(value), Some(ours)) = (typed, value, ours) else {
                 continue;
             };

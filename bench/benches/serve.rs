@@ -18,12 +18,10 @@
 //! 1.10). `cargo bench -p mcp-bench --bench serve`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::Criterion;
-use mcp_bench::{EachVersion, Typed, corpus, each_version};
-use serde_json::Value;
+use mcp_bench::{EachVersion, Typed, corpus, criterion_home, criterion_median, each_version};
 
 /// The groups measured, where the version has them.
 const GROUPS: &[&str] = &[
@@ -70,27 +68,6 @@ impl EachVersion for Bench<'_> {
     }
 }
 
-/// Where criterion keeps its results (as the codec bench finds them).
-fn criterion_home() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(Path::new(&target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors()
-        .map(|dir| dir.join("criterion"))
-        .find(|dir| dir.is_dir())
-}
-
-/// The median time of one iteration of this run, in seconds.
-fn median(home: &Path, group: &str, function: &str) -> Option<f64> {
-    let path = home.join(group).join(function).join("new/estimates.json");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    Some(v.pointer("/median/point_estimate")?.as_f64()? / 1e9)
-}
-
 fn main() {
     let mut c = Criterion::default()
         .sample_size(20)
@@ -114,8 +91,8 @@ fn main() {
     println!("| --- | ---: | ---: | ---: | ---: |");
     for (id, messages) in &ran {
         let (Some(serve), Some(both)) = (
-            median(&home, id, "serve"),
-            median(&home, id, "decode_encode"),
+            criterion_median(&home, id, "serve", "new"),
+            criterion_median(&home, id, "decode_encode", "new"),
         ) else {
             continue;
         };

@@ -1128,6 +1128,42 @@ fn deep_call_result(defs: &Defs<'_>, depth: usize) -> Value {
     json!({ "jsonrpc": "2.0", "id": 7, "result": result })
 }
 
+/// Where criterion keeps its results: `$CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`,
+/// or the `criterion/` folder of the target directory the running bench was built in.
+/// The benches read their own results there to print their summaries.
+pub fn criterion_home() -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return Some(PathBuf::from(home));
+    }
+    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
+        return Some(Path::new(&target).join("criterion"));
+    }
+    let exe = std::env::current_exe().ok()?;
+    exe.ancestors()
+        .map(|dir| dir.join("criterion"))
+        .find(|dir| dir.is_dir())
+}
+
+/// The median time of one iteration of `function` in `group`, in seconds, from the
+/// estimates of this run (`run` = `new`) or of a saved baseline (`--save-baseline NAME`).
+/// Criterion writes a `/` of a function id as `_`.
+pub fn criterion_median(home: &Path, group: &str, function: &str, run: &str) -> Option<f64> {
+    let path = home
+        .join(group)
+        .join(function.replace('/', "_"))
+        .join(run)
+        .join("estimates.json");
+    median_of(&std::fs::read_to_string(path).ok()?)
+}
+
+/// The median of criterion's `estimates.json`, in seconds.
+pub fn median_of(estimates: &str) -> Option<f64> {
+    let v: serde_json::Value = serde_json::from_str(estimates).ok()?;
+    v.pointer("/median/point_estimate")?
+        .as_f64()
+        .map(|ns| ns / 1e9)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,9 +80,6 @@ fn fixture_rust_builds_without_warnings() {
         .unwrap();
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fixtures-compile");
     let src = scratch.join("src");
-    let mut lib = format!(
-        "//! Scratch crate of `generator/tests/fixtures.rs`.\n#![forbid(unsafe_code)]\n\n{RUNTIME}"
-    );
     let mut modules = Vec::new();
     for (name, text) in fixtures("ok") {
         let output = generate(&[input(&name, &text)]).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -92,17 +89,13 @@ fn fixture_rust_builds_without_warnings() {
         {
             write_if_changed(&src.join(&module).join(file), &contents);
         }
-        lib.push_str(&format!("#[rustfmt::skip]\npub mod {module};\n"));
         modules.push(module);
     }
-    // Modules of earlier runs whose fixture is gone.
-    for entry in fs::read_dir(&src).unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        if entry.path().is_dir() && !modules.contains(&name) {
-            fs::remove_dir_all(entry.path()).unwrap();
-        }
-    }
-    write_if_changed(&src.join("lib.rs"), &lib);
+    scratch_lib(
+        &src,
+        "Scratch crate of `generator/tests/fixtures.rs`.",
+        &modules,
+    );
     let out = scratch_crate(
         &workspace,
         &scratch,

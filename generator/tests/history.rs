@@ -211,11 +211,6 @@ fn sampled_draft_revisions_compile() {
     let src = scratch.join("src");
 
     // One module per picked revision: `draft_NNN`, NNN from the file name.
-    let mut lib = String::from(
-        "//! Scratch crate of `generator/tests/history.rs`: sampled draft revisions.\n\
-         #![forbid(unsafe_code)]\n\n",
-    );
-    lib.push_str(RUNTIME);
     let mut modules = Vec::new();
     let mut legend = Vec::new();
     for path in &picked {
@@ -232,20 +227,14 @@ fn sampled_draft_revisions_compile() {
             }
         }
         assert!(written > 0, "{path}: no files under generated/src/draft/");
-        lib.push_str(&format!("#[rustfmt::skip]\npub mod {module};\n"));
         legend.push(format!("  {module}: {path}"));
         modules.push(module);
     }
-    // Modules of earlier runs that are no longer picked.
-    if let Ok(entries) = fs::read_dir(&src) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().to_string();
-            if entry.path().is_dir() && !modules.contains(&name) {
-                fs::remove_dir_all(entry.path()).unwrap();
-            }
-        }
-    }
-    write_if_changed(&src.join("lib.rs"), &lib);
+    scratch_lib(
+        &src,
+        "Scratch crate of `generator/tests/history.rs`: sampled draft revisions.",
+        &modules,
+    );
     let generated = started.elapsed();
     let build = Instant::now();
     let out = scratch_crate(

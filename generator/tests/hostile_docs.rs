@@ -38,13 +38,10 @@ fn hostile_descriptions_document_without_warnings() {
         }
     }
     assert!(written > 0, "no module generated");
-    write_if_changed(
-        &src.join("lib.rs"),
-        &format!(
-            "//! Scratch crate of `generator/tests/hostile_docs.rs`.\n\
-             #![forbid(unsafe_code)]\n\n{RUNTIME}\
-             #[rustfmt::skip]\npub mod hostile;\n"
-        ),
+    scratch_lib(
+        &src,
+        "Scratch crate of `generator/tests/hostile_docs.rs`.",
+        &["hostile".to_string()],
     );
 
     for (args, flags) in [

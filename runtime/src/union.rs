@@ -704,46 +704,55 @@ mod tests {
         }
     }
 
+    /// A string or an integer.
     #[derive(Debug, PartialEq)]
-    enum Test {
+    enum TextOrInt {
         Text(String),
         Int(i64),
-        Num(serde_json::Number),
     }
 
-    macro_rules! test_union {
-        ($name:ident, [$($arm:expr),*], [$($variant:ident : $ty:ty),*]) => {
-            #[derive(Debug, PartialEq)]
-            struct $name(Test);
-            impl $name {
-                const FACTS: Union = Union { name: stringify!($name), tag: None, arms: &[$($arm),*] };
-            }
-            impl<'de> Deserialize<'de> for $name {
-                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                    deserialize(d)
-                }
-            }
-            impl Arms for $name {
-                fn facts() -> &'static Union {
-                    &Self::FACTS
-                }
-                fn arm<'de, D: Deserializer<'de>>(index: usize, d: D) -> Result<Self, D::Error> {
-                    let mut i = 0;
-                    $(
-                        if i == index {
-                            return <$ty>::deserialize(d).map(|v| $name(Test::$variant(v)));
-                        }
-                        i += 1;
-                    )*
-                    let _ = i;
-                    Err(de::Error::custom("no such arm"))
-                }
-            }
+    impl TextOrInt {
+        const DECODE: Union = Union {
+            name: "TextOrInt",
+            tag: None,
+            arms: &[arm("Text", Json::String), arm("Int", Json::Integer)],
         };
     }
 
-    test_union!(TextOrInt, [arm("Text", Json::String), arm("Int", Json::Integer)], [Text: String, Int: i64]);
-    test_union!(IntOrNumber, [arm("Int", Json::Integer), arm("Num", Json::Number), arm("Text", Json::String)], [Int: i64, Num: serde_json::Number, Text: String]);
+    crate::union_arms! {
+        TextOrInt {
+            Text(String),
+            Int(i64),
+        }
+    }
+
+    /// An integer, any number or a string.
+    #[derive(Debug, PartialEq)]
+    enum IntOrNumber {
+        Int(i64),
+        Num(serde_json::Number),
+        Text(String),
+    }
+
+    impl IntOrNumber {
+        const DECODE: Union = Union {
+            name: "IntOrNumber",
+            tag: None,
+            arms: &[
+                arm("Int", Json::Integer),
+                arm("Num", Json::Number),
+                arm("Text", Json::String),
+            ],
+        };
+    }
+
+    crate::union_arms! {
+        IntOrNumber {
+            Int(i64),
+            Num(serde_json::Number),
+            Text(String),
+        }
+    }
 
     const TEXTS: &[&str] = &[
         r#""a""#,
@@ -776,7 +785,7 @@ mod tests {
                 full.map_or("-".to_string(), |u| {
                     format!("{u:?}")
                         .split('(')
-                        .nth(1)
+                        .next()
                         .unwrap_or_default()
                         .to_string()
                 })

@@ -20,10 +20,11 @@
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, Throughput};
+use mcp_bench::criterion_home;
 use mcp_compare::corpus::{self, VERSIONS};
 use mcp_compare::{Case, Decoder, ours, outcome, rmcp, rms, typify, value};
 
@@ -119,21 +120,6 @@ fn compare(c: &mut Criterion) {
     }
 }
 
-/// Where criterion keeps its records: `$CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`,
-/// or the `criterion/` folder of the target directory this binary was built in.
-fn criterion_home() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(Path::new(&target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors()
-        .map(|dir| dir.join("criterion"))
-        .find(|dir| dir.is_dir())
-}
-
 /// One measurement of this run: its group, the decoder (the function id without the
 /// `[n of m]` of a partial one), whether it measured every message of the group, its
 /// median time in seconds and the bytes it measured.
@@ -160,8 +146,8 @@ fn records(home: &Path) -> Vec<Measured> {
             let read = |name: &str| -> Option<serde_json::Value> {
                 serde_json::from_str(&std::fs::read_to_string(new.join(name)).ok()?).ok()
             };
-            let (Some(bench), Some(estimates)) = (read("benchmark.json"), read("estimates.json"))
-            else {
+            let estimates = std::fs::read_to_string(new.join("estimates.json")).ok();
+            let (Some(bench), Some(estimates)) = (read("benchmark.json"), estimates) else {
                 continue;
             };
             let text = |key: &str| bench.get(key).and_then(|v| v.as_str()).map(str::to_string);
@@ -171,10 +157,7 @@ fn records(home: &Path) -> Vec<Measured> {
             if !group.starts_with("decode/") && !group.starts_with("encode/") {
                 continue;
             }
-            let seconds = estimates
-                .pointer("/median/point_estimate")
-                .and_then(|v| v.as_f64())
-                .map(|ns| ns / 1e9);
+            let seconds = mcp_bench::median_of(&estimates);
             let bytes = bench.pointer("/throughput/Bytes").and_then(|v| v.as_f64());
             let (Some(seconds), Some(bytes)) = (seconds, bytes) else {
                 continue;

@@ -9,7 +9,7 @@ use quote::{format_ident, quote};
 
 use super::rust::{header, ident, params_type, pretty, result_type, wire_text_impls};
 use crate::Error;
-use crate::model::{MethodDef, Model, Origin, TypeRef};
+use crate::model::{MethodDef, Model, Origin};
 
 /// Emits `methods.rs`: one marker type per method implementing `rt::method::Request` or
 /// `rt::method::Notification`, and the `Method` enum.
@@ -32,21 +32,12 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error>
         Direction::ServerToClient => quote!(crate::rt::method::Direction::ServerToClient),
         Direction::Both => quote!(crate::rt::method::Direction::Both),
     };
-    let ty = |t: &TypeRef| -> TokenStream {
-        match t {
-            TypeRef::Named(n) => {
-                let i = ident(n);
-                quote!(super::#i)
-            }
-            _ => quote!(serde_json::Value),
-        }
-    };
     let items = markers.iter().map(|(name, m)| {
         let marker = ident(name);
         let method = &m.method;
         let dir = direction(m.direction);
         let message = ident(&m.definition);
-        let params = m.params.as_ref().map(&ty).unwrap_or_else(|| quote!(()));
+        let params = params_type(m).unwrap_or_else(|| quote!(()));
         let required = m.params_required;
         let who = match m.direction {
             Direction::ClientToServer => "the client sends to the server",
@@ -55,12 +46,7 @@ pub(super) fn emit_methods(model: &Model, source: &str) -> Result<String, Error>
         };
         match m.kind {
             MessageKind::Request => {
-                let result = m
-                    .result
-                    .as_deref()
-                    .map(ident)
-                    .map(|r| quote!(super::#r))
-                    .unwrap_or_else(|| quote!(serde_json::Value));
+                let result = result_type(m);
                 let results = m
                     .results
                     .iter()

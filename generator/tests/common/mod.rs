@@ -32,9 +32,25 @@ pub fn serde_dependencies(manifest: &Path) -> String {
     lines.join("\n") + "\n"
 }
 
-/// What a scratch crate's `lib.rs` declares so that generated code finds its runtime at
-/// `crate::rt`, as in `mcp-spec-types`.
-pub const RUNTIME: &str = "pub use mcp_spec_rt as rt;\n";
+/// Writes `src/lib.rs` of a scratch crate: `doc`, the runtime re-exported as `rt` (where
+/// generated code finds it, as in `mcp-spec-types`), and one module per name in `modules`
+/// (whose files the caller wrote under `src/<module>/`); removes the module folders of
+/// earlier runs that are not among them.
+pub fn scratch_lib(src: &Path, doc: &str, modules: &[String]) {
+    let mut lib = format!("//! {doc}\n#![forbid(unsafe_code)]\n\npub use mcp_spec_rt as rt;\n");
+    for module in modules {
+        lib.push_str(&format!("#[rustfmt::skip]\npub mod {module};\n"));
+    }
+    if let Ok(entries) = fs::read_dir(src) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if entry.path().is_dir() && !modules.contains(&name) {
+                fs::remove_dir_all(entry.path()).unwrap();
+            }
+        }
+    }
+    write_if_changed(&src.join("lib.rs"), &lib);
+}
 
 /// Writes `contents` to `path` unless it already holds exactly that, so a rerun with an
 /// unchanged generator leaves cargo nothing to rebuild.
@@ -63,7 +79,7 @@ pub fn first_errors(stderr: &str, max: usize) -> String {
 }
 
 /// Writes the manifest of a scratch crate at `scratch` (its `src/lib.rs` is the caller's,
-/// and re-exports the runtime as `rt`: see [`RUNTIME`]), with the runtime crate, the serde
+/// written by [`scratch_lib`]), with the runtime crate, the serde
 /// requirements of `generated/Cargo.toml` and the workspace lockfile, and
 /// runs `cargo <args> --offline` in it with `flags_var` (`RUSTFLAGS` or `RUSTDOCFLAGS`)
 /// set to `-D warnings`.
