@@ -131,7 +131,14 @@ impl ::std::str::FromStr for ProtocolVersion {
                     crate::rt::UnknownValue::new(
                         "protocol version",
                         s,
-                        "`2024-11-05`, `2025-03-26`, `2025-06-18`, `2025-11-25`, `2026-07-28`, `draft`",
+                        &[
+                            "2024-11-05",
+                            "2025-03-26",
+                            "2025-06-18",
+                            "2025-11-25",
+                            "2026-07-28",
+                            "draft",
+                        ],
                     ),
                 )
             }

@@ -165,11 +165,8 @@ fn visit_seq<'de, V: Visitor<'de>>(
     let len = items.len();
     let mut seq = Items(items.into_iter());
     let value = visitor.visit_seq(&mut seq)?;
-    if seq.0.len() == 0 {
-        Ok(value)
-    } else {
-        Err(de::Error::invalid_length(len, &"fewer elements in array"))
-    }
+    seq.end(len)?;
+    Ok(value)
 }
 
 fn visit_map<'de, V: Visitor<'de>>(
@@ -182,10 +179,29 @@ fn visit_map<'de, V: Visitor<'de>>(
         value: None,
     };
     let value = visitor.visit_map(&mut map)?;
-    if map.members.len() > 0 {
-        return Err(de::Error::invalid_length(len, &"fewer elements in map"));
-    }
+    map.end(len)?;
     Ok(value)
+}
+
+// The checks after a visit are compiled once, not once per visitor.
+impl Items<'_> {
+    #[inline(never)]
+    fn end(self, len: usize) -> Result<(), Error> {
+        match self.0.len() {
+            0 => Ok(()),
+            _ => Err(de::Error::invalid_length(len, &"fewer elements in array")),
+        }
+    }
+}
+
+impl Members<'_> {
+    #[inline(never)]
+    fn end(self, len: usize) -> Result<(), Error> {
+        match self.members.len() {
+            0 => Ok(()),
+            _ => Err(de::Error::invalid_length(len, &"fewer elements in map")),
+        }
+    }
 }
 
 struct Items<'de>(std::vec::IntoIter<Content<'de>>);

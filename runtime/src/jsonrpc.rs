@@ -61,13 +61,21 @@ pub mod codes {
 }
 
 /// A request id: MCP allows a string or an integer (never `null`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Id {
     /// An integer id.
     Integer(i64),
     /// A string id.
     String(String),
+}
+
+impl Serialize for Id {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Id::Integer(i) => serializer.serialize_i64(*i),
+            Id::String(s) => serializer.serialize_str(s),
+        }
+    }
 }
 
 // By the JSON kind, in one step: serde's derived untagged enum would buffer the value and
@@ -128,7 +136,7 @@ impl fmt::Display for Id {
 pub type Extra = Map<String, Value>;
 
 /// The error object of an error response.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ErrorObject {
     /// The error code.
     pub code: i64,
@@ -136,15 +144,18 @@ pub struct ErrorObject {
     pub message: String,
     /// Anything else the sender attached: `Some(Value::Null)` for `"data": null`, `None`
     /// when there is no `data`.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
     pub data: Option<Value>,
     /// Other members, kept and written back.
-    #[serde(flatten)]
     pub extra: Extra,
+}
+
+// `data` is filled as an optional nullable property is: present (`null` included) or not.
+crate::open_object! {
+    ErrorObject {
+        code: "code",
+        message: "message",
+        data: "data" optional_nullable,
+    }
 }
 
 impl ErrorObject {
@@ -163,11 +174,6 @@ impl ErrorObject {
         self.data = Some(data);
         self
     }
-}
-
-/// A member that is present, `null` included.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
 }
 
 /// The `result` of a response as it came: JSON text, checked (see the

@@ -40,12 +40,12 @@ use std::fmt;
 pub struct UnknownValue {
     type_name: &'static str,
     value: String,
-    expected: &'static str,
+    expected: &'static [&'static str],
 }
 
 impl UnknownValue {
     /// Describes `value`, rejected by `type_name`, which accepts `expected`.
-    pub fn new(type_name: &'static str, value: &str, expected: &'static str) -> Self {
+    pub fn new(type_name: &'static str, value: &str, expected: &'static [&'static str]) -> Self {
         UnknownValue {
             type_name,
             value: value.to_string(),
@@ -63,9 +63,10 @@ impl fmt::Display for UnknownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown {} value `{}`; expected one of {}",
-            self.type_name, self.value, self.expected
-        )
+            "unknown {} value `{}`; expected one of ",
+            self.type_name, self.value
+        )?;
+        serde_helpers::write_list(f, self.expected)
     }
 }
 

@@ -171,10 +171,7 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeErr
 pub fn from_checked<'de, T: Deserialize<'de>>(text: &'de str) -> Result<T, DecodeError> {
     match serde_json::from_str(text) {
         Ok(value) => Ok(value),
-        Err(first) => Err(retry::<T, _>(
-            serde_json::Deserializer::from_str(text),
-            first,
-        )),
+        Err(first) => Err(retry::<T>(text, first)),
     }
 }
 
@@ -191,22 +188,27 @@ pub fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Decod
 /// It decodes the document again from a `Content` read whole, not from the text, so
 /// that each type's decoder is compiled for one tracked input, the one a union's buffer
 /// already needs, rather than once more for text (with one version, that took the
-/// crate's LLVM IR from 758,765 lines to 547,306). The text is read tracked, as one
-/// value, so that a syntax error says where it is; otherwise the reported error is the
-/// first attempt's (its text and position) with the path the second found, or the
-/// second's where they do not say the same.
+/// crate's LLVM IR from 758,765 lines to 547,306). Only the decoding of `T` is generic:
+/// reading the text and choosing the error are compiled once, not once per type.
 #[inline(never)]
-fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
-    mut de: serde_json::Deserializer<R>,
+fn retry<'de, T: Deserialize<'de>>(text: &'de str, first: serde_json::Error) -> DecodeError {
+    match read_whole(text, first) {
+        Ok((content, first)) => {
+            let second = decode_seed(PhantomData::<T>, content).err();
+            second_attempt(first, second)
+        }
+        Err(error) => error,
+    }
+}
+
+/// The text read tracked, as one value, so that a syntax error says where it is; or
+/// the error to report.
+fn read_whole<'de>(
+    text: &'de str,
     first: serde_json::Error,
-) -> DecodeError {
-    let first_error = |first| DecodeError {
-        path: String::new(),
-        inner: first,
-        json: false,
-        at: None,
-    };
-    let content = decode_seed(super::content::ContentSeed, &mut de).and_then(|content| {
+) -> Result<(Content<'de>, serde_json::Error), DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let content = decode_seed(ContentSeed, &mut de).and_then(|content| {
         de.end().map_err(|inner| DecodeError {
             path: String::new(),
             inner,
@@ -215,8 +217,8 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
         })?;
         Ok(content)
     });
-    let content = match content {
-        Ok(content) => content,
+    match content {
+        Ok(content) => Ok((content, first)),
         // The first attempt stopped at a wrong value before the syntax error: its error
         // is the one (without a path: the value was not read whole). An error that ends
         // with the syntax error's own words is that error (text the JSON layer checked,
@@ -226,12 +228,17 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
                 && !strip_position(&first.to_string())
                     .ends_with(strip_position(&e.inner.to_string())) =>
         {
-            return first_error(first);
+            Err(first_error(first))
         }
-        Err(e) => return e,
-    };
-    match decode_seed(std::marker::PhantomData::<T>, content) {
-        Err(second) => {
+        Err(e) => Err(e),
+    }
+}
+
+/// The error of the first attempt, with the path the second found, or the second's
+/// where they do not say the same.
+fn second_attempt(first: serde_json::Error, second: Option<DecodeError>) -> DecodeError {
+    match second {
+        Some(second) => {
             let same = strip_position(&first.to_string()) == second.inner.to_string();
             DecodeError {
                 path: second.path,
@@ -241,7 +248,16 @@ fn retry<'de, T: Deserialize<'de>, R: serde_json::de::Read<'de>>(
             }
         }
         // Not expected: the two ways decode alike. The first attempt's error stands.
-        Ok(_) => first_error(first),
+        None => first_error(first),
+    }
+}
+
+fn first_error(first: serde_json::Error) -> DecodeError {
+    DecodeError {
+        path: String::new(),
+        inner: first,
+        json: false,
+        at: None,
     }
 }
 
@@ -291,15 +307,7 @@ where
         at: &root,
         track: &track,
     });
-    result.map_err(|inner| {
-        let path = track.path.into_inner().unwrap_or_default();
-        DecodeError {
-            path,
-            inner,
-            json: false,
-            at: None,
-        }
-    })
+    result.map_err(|inner| track.error(inner))
 }
 
 /// Where the error was first seen (the innermost position).
@@ -320,6 +328,16 @@ impl Default for Track {
 }
 
 impl Track {
+    /// `inner` with the path recorded.
+    fn error(self, inner: serde_json::Error) -> DecodeError {
+        DecodeError {
+            path: self.path.into_inner().unwrap_or_default(),
+            inner,
+            json: false,
+            at: None,
+        }
+    }
+
     fn fail<E: fmt::Display>(&self, at: &Segment<'_>, e: E) -> E {
         self.record(at, &e);
         e
@@ -711,12 +729,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TrackedMap<'_, A> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        let key = match self.key.take() {
-            Some(key) => key,
-            None if self.track.enabled => "?".to_string(),
-            None => String::new(),
-        };
-        let at = Segment::Key(self.at, key);
+        let at = Segment::Key(self.at, value_key(&mut self.key, self.track.enabled));
         let track = self.track;
         self.map
             .next_value_seed(TrackedSeed {
@@ -729,6 +742,16 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TrackedMap<'_, A> {
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
+    }
+}
+
+/// The key of the value to be read, as captured (compiled once, not once per map).
+#[inline(never)]
+fn value_key(key: &mut Option<String>, enabled: bool) -> String {
+    match key.take() {
+        Some(key) => key,
+        None if enabled => "?".to_string(),
+        None => String::new(),
     }
 }
 

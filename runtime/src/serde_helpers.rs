@@ -1,12 +1,16 @@
-//! Field helpers that derived serde code calls by path, and [`open_object!`](crate::open_object),
-//! the `Deserialize` of the generated open objects.
+//! The serde impls of the generated types, as macros the generated modules invoke after
+//! each declaration ([`open_object!`](crate::open_object), [`closed_object!`](crate::closed_object),
+//! [`wire_enum!`](crate::wire_enum)), and the helpers they call by path. The generated
+//! crate derives no serde trait: it does not need `serde_derive` (nor `syn`) to build.
 
 use serde::{Deserialize, Deserializer};
 
-/// `Deserialize` for a generated struct whose schema allows properties it does not name
-/// (an open object): one pass over the properties, each named one decoded into its field,
-/// every other one kept in the struct's `extra` map. serde's `flatten` would read the whole
-/// object into a buffer first. The generated modules invoke it after each such struct:
+/// `Deserialize` and `Serialize` for a generated struct whose schema allows properties it
+/// does not name (an open object): one pass over the properties, each named one decoded
+/// into its field, every other one kept in the struct's `extra` map. serde's `flatten` would
+/// read the whole object into a buffer first. Encoding writes the fields in their order
+/// (an absent optional one not at all), then `extra`. The generated modules invoke it after
+/// each such struct:
 ///
 /// ```ignore
 /// crate::rt::open_object! {
@@ -28,6 +32,28 @@ use serde::{Deserialize, Deserializer};
 #[macro_export]
 macro_rules! open_object {
     ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
+        $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* } extra);
+        $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* } extra);
+    };
+}
+
+/// [`open_object!`](crate::open_object) for a struct whose schema names every property it
+/// allows (`additionalProperties: false`): a property it does not name is an error (serde's
+/// "unknown field" error, listing the named ones); there is no `extra`.
+#[macro_export]
+macro_rules! closed_object {
+    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
+        $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* });
+        $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* });
+    };
+}
+
+/// The `Deserialize` of [`open_object!`](crate::open_object) (with `extra`) and
+/// [`closed_object!`](crate::closed_object) (without).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_deserialize {
+    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* } $($extra:ident)?) => {
         impl<'de> $crate::serde::Deserialize<'de> for $name {
             fn deserialize<D: $crate::serde::Deserializer<'de>>(
                 deserializer: D,
@@ -43,18 +69,18 @@ macro_rules! open_object {
                         mut map: A,
                     ) -> ::std::result::Result<$name, A::Error> {
                         $( let mut $field = ::std::option::Option::None; )*
-                        let mut extra = $crate::serde_json::Map::new();
+                        $( let mut $extra = $crate::serde_json::Map::new(); )?
                         while let ::std::option::Option::Some(key) =
                             map.next_key::<$crate::serde_helpers::Key<'de>>()?
                         {
                             match key.as_str() {
                                 $( $wire => $crate::serde_helpers::fill(&mut $field, &mut map, $wire)?, )*
-                                _ => $crate::serde_helpers::fill_extra(&mut extra, key, &mut map)?,
+                                _ => $crate::__object_other!(map, key, [$( $wire ),*] $(, $extra)?),
                             }
                         }
                         ::std::result::Result::Ok($name {
                             $( $field: $crate::__open_object_field!($field, $wire $(, $how)?), )*
-                            extra,
+                            $( $extra, )?
                         })
                     }
                 }
@@ -62,6 +88,158 @@ macro_rules! open_object {
             }
         }
     };
+}
+
+/// A property the struct does not name: kept in `extra`, or an error without one.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_other {
+    ($map:ident, $key:ident, [$( $wire:literal ),*]) => {
+        return ::std::result::Result::Err(<A::Error as $crate::serde::de::Error>::unknown_field(
+            $key.as_str(),
+            &[$( $wire ),*],
+        ))
+    };
+    ($map:ident, $key:ident, [$( $wire:literal ),*], $extra:ident) => {
+        $crate::serde_helpers::fill_extra(&mut $extra, $key, &mut $map)?
+    };
+}
+
+/// The `Serialize` of [`open_object!`](crate::open_object) and
+/// [`closed_object!`](crate::closed_object).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_serialize {
+    ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* } $($extra:ident)?) => {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<S: $crate::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                use $crate::serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(::std::option::Option::None)?;
+                $( $crate::__object_entry!(map, &self.$field, $wire $(, $how)?); )*
+                $(
+                    for (key, value) in &self.$extra {
+                        map.serialize_entry(key, value)?;
+                    }
+                )?
+                map.end()
+            }
+        }
+    };
+}
+
+/// How [`open_object!`](crate::open_object) writes a field: always, or only when present.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_entry {
+    ($map:ident, $value:expr, $wire:literal) => {
+        $map.serialize_entry($wire, $value)?
+    };
+    ($map:ident, $value:expr, $wire:literal, $how:ident) => {
+        if let ::std::option::Option::Some(value) = $value {
+            $map.serialize_entry($wire, value)?;
+        }
+    };
+}
+
+/// `Serialize`, `Deserialize`, [`Display`](std::fmt::Display) and
+/// [`FromStr`](std::str::FromStr) for a generated string enum, and its `ALL` and `as_str`:
+/// each variant is written as its wire string; decoding anything else is serde's "unknown
+/// variant" error listing the accepted values.
+///
+/// ```ignore
+/// crate::rt::wire_enum! {
+///     Role { Assistant: "assistant", User: "user" }
+/// }
+/// ```
+#[macro_export]
+macro_rules! wire_enum {
+    ($name:ident { $( $variant:ident : $wire:literal ),* $(,)? }) => {
+        impl $name {
+            /// Every value, in wire order.
+            pub const ALL: &'static [Self] = &[ $( Self::$variant ),* ];
+            /// The wire spelling.
+            pub const fn as_str(self) -> &'static str {
+                match self { $( Self::$variant => $wire, )* }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::UnknownValue;
+            fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
+                match s {
+                    $( $wire => ::std::result::Result::Ok(Self::$variant), )*
+                    _ => ::std::result::Result::Err($crate::UnknownValue::new(
+                        ::std::stringify!($name),
+                        s,
+                        &[$( $wire ),*],
+                    )),
+                }
+            }
+        }
+
+        impl $crate::serde::Serialize for $name {
+            fn serialize<S: $crate::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const WIRE: &[&str] = &[$( $wire ),*];
+                let index = $crate::serde_helpers::wire_index(deserializer, WIRE)?;
+                ::std::result::Result::Ok(Self::ALL[index])
+            }
+        }
+    };
+}
+
+/// The index in `wire` of the string `deserializer` holds; serde's "unknown variant"
+/// error otherwise.
+#[doc(hidden)]
+pub fn wire_index<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    wire: &'static [&'static str],
+) -> Result<usize, D::Error> {
+    struct WireVisitor(&'static [&'static str]);
+    impl serde::de::Visitor<'_> for WireVisitor {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("one of ")?;
+            write_list(f, self.0)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<usize, E> {
+            self.0
+                .iter()
+                .position(|w| *w == v)
+                .ok_or_else(|| E::unknown_variant(v, self.0))
+        }
+    }
+    deserializer.deserialize_str(WireVisitor(wire))
+}
+
+/// `` `a`, `b` `` (for error messages).
+pub(crate) fn write_list(f: &mut std::fmt::Formatter<'_>, items: &[&str]) -> std::fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "`{item}`")?;
+    }
+    Ok(())
 }
 
 /// How [`open_object!`](crate::open_object) finishes a field from its slot.
@@ -83,26 +261,6 @@ macro_rules! __open_object_field {
 #[doc(hidden)]
 pub fn flatten<T>(slot: Option<Option<T>>) -> Option<T> {
     slot.flatten()
-}
-
-/// A required field that may be `null`: unlike a plain `Option`, absence is an error,
-/// so `"ttl": null` and a missing `ttl` are told apart.
-pub fn required_nullable<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(deserializer)
-}
-
-/// An optional field that may be `null`: absent is `None`, `null` is `Some(None)`.
-/// Use with `#[serde(default)]`.
-pub fn optional_nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// The JSON Schema of a required property that may be `null`: the inner type or `null`,
@@ -217,4 +375,116 @@ where
 #[doc(hidden)]
 pub fn take<T, E: serde::de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
     slot.ok_or_else(|| E::missing_field(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq)]
+    struct Open {
+        name: String,
+        size: Option<i64>,
+        note: Option<Option<String>>,
+        extra: serde_json::Map<String, serde_json::Value>,
+    }
+    crate::open_object! {
+        Open {
+            name: "name",
+            size: "size" optional,
+            note: "note" optional_nullable,
+        }
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Closed {
+        name: String,
+        size: Option<i64>,
+    }
+    crate::closed_object! {
+        Closed {
+            name: "name",
+            size: "size" optional,
+        }
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum Role {
+        Assistant,
+        User,
+    }
+    crate::wire_enum! {
+        Role {
+            Assistant: "assistant",
+            User: "user",
+        }
+    }
+
+    fn error<T: serde::de::DeserializeOwned + std::fmt::Debug>(v: serde_json::Value) -> String {
+        crate::path::from_value::<T>(v).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn open_object_keeps_what_it_does_not_name_and_writes_it_back_after_the_fields() {
+        let text = r#"{"z":1,"note":null,"name":"a","x":[true]}"#;
+        let open: Open = serde_json::from_str(text).unwrap();
+        assert_eq!(open.name, "a");
+        assert_eq!(open.size, None);
+        assert_eq!(open.note, Some(None));
+        assert_eq!(open.extra.len(), 2);
+        assert_eq!(
+            serde_json::to_string(&open).unwrap(),
+            r#"{"name":"a","note":null,"x":[true],"z":1}"#
+        );
+        let absent: Open = serde_json::from_str(r#"{"name":"a","size":null}"#).unwrap();
+        assert_eq!((absent.size, &absent.note), (None, &None));
+        assert_eq!(serde_json::to_value(&absent).unwrap(), json!({"name": "a"}));
+        assert!(error::<Open>(json!({"size": 1})).contains("missing field `name`"));
+        assert!(error::<Open>(json!({"name": "a", "name2": 1, "size": "1"})).contains("size"));
+    }
+
+    #[test]
+    fn closed_object_rejects_a_property_it_does_not_name() {
+        let closed: Closed = serde_json::from_str(r#"{"size":2,"name":"a"}"#).unwrap();
+        assert_eq!(
+            closed,
+            Closed {
+                name: "a".into(),
+                size: Some(2)
+            }
+        );
+        assert_eq!(
+            serde_json::to_string(&closed).unwrap(),
+            r#"{"name":"a","size":2}"#
+        );
+        let e = error::<Closed>(json!({"name": "a", "other": 1}));
+        assert!(
+            e.contains("unknown field `other`, expected `name` or `size`"),
+            "{e}"
+        );
+        assert!(error::<Closed>(json!(["a", 2])).contains("an object (Closed)"));
+    }
+
+    #[test]
+    fn wire_enum_reads_and_writes_the_wire_strings_only() {
+        assert_eq!(serde_json::to_string(&Role::User).unwrap(), r#""user""#);
+        assert_eq!(
+            serde_json::from_str::<Role>(r#""assistant""#).unwrap(),
+            Role::Assistant
+        );
+        assert_eq!(Role::ALL, &[Role::Assistant, Role::User]);
+        assert_eq!(Role::User.to_string(), "user");
+        assert_eq!("user".parse::<Role>().unwrap(), Role::User);
+        assert_eq!(
+            "User".parse::<Role>().unwrap_err().to_string(),
+            "unknown Role value `User`; expected one of `assistant`, `user`"
+        );
+        let e = error::<Role>(json!("User"));
+        assert!(
+            e.contains("unknown variant `User`, expected `assistant` or `user`"),
+            "{e}"
+        );
+        let e = error::<Role>(json!({"user": null}));
+        assert!(e.contains("expected one of `assistant`, `user`"), "{e}");
+    }
 }

@@ -360,6 +360,17 @@ pub trait Arms: Sized {
 #[macro_export]
 macro_rules! union_arms {
     ($name:ident { $( $variant:ident ( $ty:ty ) ),* $(,)? }) => {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<S: $crate::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    $( Self::$variant(value) => $crate::serde::Serialize::serialize(value, serializer), )*
+                }
+            }
+        }
+
         impl<'de> $crate::serde::Deserialize<'de> for $name {
             fn deserialize<D: $crate::serde::Deserializer<'de>>(
                 deserializer: D,
@@ -445,7 +456,13 @@ impl<'de, U: Arms> DeserializeSeed<'de> for ArmSeed<U> {
 }
 
 /// An object, read whole; a property given twice is an error.
-fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Error> {
+fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(map: A) -> Result<U, A::Error> {
+    buffered(read_object(map)?)
+}
+
+/// An object, read whole (generic in the input only: compiled once per input, not once
+/// per union).
+fn read_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Content<'de>, A::Error> {
     let mut members = Vec::new();
     let mut names = Names::default();
     while let Some(key) = map.next_key::<Key<'de>>()? {
@@ -458,7 +475,7 @@ fn buffer_object<'de, U: Arms, A: MapAccess<'de>>(mut map: A) -> Result<U, A::Er
         }
         members.push((key, map.next_value_seed(ContentSeed)?));
     }
-    buffered(Content::Map(members))
+    Ok(Content::Map(members))
 }
 
 /// The property names of an object being read, to find one given twice: by looking

@@ -17,14 +17,20 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -32,23 +38,32 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[serde(
-        rename = "lastModified",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "lastModified",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -68,14 +83,14 @@ crate::rt::open_object! {
 ///
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 #[doc(alias = "ClientNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AnyClientNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -102,9 +117,9 @@ crate::rt::open_object! {
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.argument`, `params.ref`
 #[doc(alias = "ClientRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`DiscoverRequest`] arm.
     DiscoverRequest(DiscoverRequest),
@@ -406,9 +421,9 @@ pub type AnyClientResult = ResultObject;
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
 #[doc(alias = "ServerNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -627,9 +642,9 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
 /// - `CompleteResult`: an object; `resultType` = `"complete"` or absent; requires `completion`, `completion.values`, `resultType`
 #[doc(alias = "ServerResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -951,28 +966,37 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 }
 
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -987,7 +1011,7 @@ crate::rt::open_object! {
 }
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -998,11 +1022,17 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1013,30 +1043,36 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1049,21 +1085,39 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub default: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1077,15 +1131,18 @@ crate::rt::open_object! {
 }
 
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CacheableResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -1097,7 +1154,7 @@ pub struct CacheableResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: CacheableResultCacheScope,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1106,7 +1163,7 @@ pub struct CacheableResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -1116,10 +1173,10 @@ pub struct CacheableResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1146,51 +1203,21 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/CacheableResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CacheableResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl CacheableResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for CacheableResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for CacheableResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "CacheableResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    CacheableResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
@@ -1203,9 +1230,9 @@ impl ::std::str::FromStr for CacheableResultCacheScope {
 /// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
 /// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
 #[doc(alias = "CallToolResultResponseResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CallToolOutcome {
     /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
@@ -1271,7 +1298,7 @@ impl ::std::convert::From<CallToolResult> for CallToolOutcome {
 }
 
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub jsonrpc: consts::V2_0,
@@ -1279,7 +1306,7 @@ pub struct CallToolRequest {
     pub id: RequestId,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1293,38 +1320,47 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `tools/call` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    #[serde(
-        rename = "inputResponses",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "inputResponses",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InputResponses",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the tool.
     pub name: ::std::string::String,
-    #[serde(
-        rename = "requestState",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "requestState",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1339,15 +1375,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`tools/call`](CallToolRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: ::std::vec::Vec<ContentBlock>,
@@ -1363,12 +1402,15 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1377,21 +1419,24 @@ pub struct CallToolResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// An optional JSON value that represents the structured result of the tool call.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null)
     /// that conforms to the tool's outputSchema if one is defined.
-    #[serde(
-        rename = "structuredContent",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "structuredContent",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1406,14 +1451,14 @@ crate::rt::open_object! {
 }
 
 /// A successful response from the server for a [`tools/call`](CallToolRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: CallToolOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1432,14 +1477,14 @@ crate::rt::open_object! {
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 ///
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1452,27 +1497,36 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/cancelled` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request the client previously issued.
-    #[serde(rename = "requestId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1485,18 +1539,27 @@ crate::rt::open_object! {
 }
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesElicitation"))]
-    pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
-    /// Experimental, non-standard capabilities that the client supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesElicitation",
+        )
+    )]
+    pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
+    /// Experimental, non-standard capabilities that the client supports.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
+        )
     )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
@@ -1507,29 +1570,41 @@ pub struct ClientCapabilities {
     ///
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
+        )
     )]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the client supports listing roots.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub roots: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the client supports sampling from an LLM.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesSampling"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesSampling",
+        )
+    )]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1546,17 +1621,29 @@ crate::rt::open_object! {
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
     pub form: ::std::option::Option<JsonObject>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
     pub url: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1570,20 +1657,32 @@ crate::rt::open_object! {
 /// Present if the client supports sampling from an LLM.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
     pub context: ::std::option::Option<JsonObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
     pub tools: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1595,7 +1694,7 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub jsonrpc: consts::V2_0,
@@ -1603,7 +1702,7 @@ pub struct CompleteRequest {
     pub id: RequestId,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1617,20 +1716,26 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `completion/complete` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsContext"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CompleteRequestParamsContext",
+        )
+    )]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1646,7 +1751,7 @@ crate::rt::open_object! {
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1654,7 +1759,7 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1668,22 +1773,23 @@ crate::rt::open_object! {
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1701,9 +1807,9 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
@@ -1763,15 +1869,18 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The result returned by the server for a [`completion/complete`](CompleteRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     pub completion: CompleteResultCompletion,
     /// Indicates the type of the result, which allows the client to determine
@@ -1781,10 +1890,10 @@ pub struct CompleteResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1797,25 +1906,34 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[serde(
-        rename = "hasMore",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "hasMore",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1828,14 +1946,14 @@ crate::rt::open_object! {
 }
 
 /// A successful response from the server for a [`completion/complete`](CompleteRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: CompleteResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1856,9 +1974,9 @@ crate::rt::open_object! {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1989,13 +2107,13 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2007,7 +2125,7 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `sampling/createMessage` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -2016,72 +2134,99 @@ pub struct CreateMessageRequestParams {
     /// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
     /// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     /// [`ClientCapabilities.sampling.context`](ClientCapabilities).
-    #[serde(
-        rename = "includeContext",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "CreateMessageRequestParamsIncludeContext")
+        schemars(
+            rename = "includeContext",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CreateMessageRequestParamsIncludeContext",
+        )
     )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
-    #[serde(rename = "maxTokens")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
-    pub metadata: ::std::option::Option<JsonObject>,
-    /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[serde(
-        rename = "modelPreferences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[serde(
-        rename = "stopSequences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
+    pub metadata: ::std::option::Option<JsonObject>,
+    /// The server's preferences for which model to select. The client MAY ignore these preferences.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "modelPreferences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ModelPreferences",
+        )
+    )]
+    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopSequences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "systemPrompt",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
     /// Default is `{ mode: "auto" }`.
-    #[serde(
-        rename = "toolChoice",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "toolChoice",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolChoice",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Tool>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Tool>",
+        )
+    )]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2110,71 +2255,43 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/includeContext`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[serde(rename = "allServers")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[serde(rename = "thisServer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
 }
 
-impl CreateMessageRequestParamsIncludeContext {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AllServers => "allServers",
-            Self::None => "none",
-            Self::ThisServer => "thisServer",
-        }
-    }
-}
-
-impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "allServers" => Ok(Self::AllServers),
-            "none" => Ok(Self::None),
-            "thisServer" => Ok(Self::ThisServer),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "CreateMessageRequestParamsIncludeContext",
-                        s,
-                        "`allServers`, `none`, `thisServer`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    CreateMessageRequestParamsIncludeContext {
+        AllServers: "allServers",
+        None: "none",
+        ThisServer: "thisServer",
     }
 }
 
 /// The result returned by the client for a [`sampling/createMessage`](CreateMessageRequest) request.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -2189,15 +2306,18 @@ pub struct CreateMessageResult {
     /// - `"toolUse"`: The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    #[serde(
-        rename = "stopReason",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopReason",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2223,9 +2343,9 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -2442,7 +2562,7 @@ pub type Cursor = ::std::string::String;
 /// protocol versions, capabilities, and other metadata. Servers **MUST**
 /// implement `server/discover`. Clients **MAY** call it but are not required
 /// to — version negotiation can also happen inline via per-request `_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverRequest {
     pub jsonrpc: consts::V2_0,
@@ -2450,7 +2570,7 @@ pub struct DiscoverRequest {
     pub id: RequestId,
     pub params: RequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2464,15 +2584,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`server/discover`](DiscoverRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -2484,7 +2607,7 @@ pub struct DiscoverResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: DiscoverResultCacheScope,
     /// The capabilities of the server.
     pub capabilities: ::std::boxed::Box<ServerCapabilities>,
@@ -2494,8 +2617,14 @@ pub struct DiscoverResult {
     /// available tools (e.g., by including it in a system prompt). It should
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -2504,11 +2633,11 @@ pub struct DiscoverResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// MCP Protocol Versions this server supports. The client should choose a
     /// version from this list for use in subsequent requests.
-    #[serde(rename = "supportedVersions")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "supportedVersions"))]
     pub supported_versions: ::std::vec::Vec<::std::string::String>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -2518,10 +2647,10 @@ pub struct DiscoverResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2551,63 +2680,33 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/DiscoverResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum DiscoverResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl DiscoverResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for DiscoverResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for DiscoverResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "DiscoverResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    DiscoverResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
 /// A successful response from the server for a [`server/discover`](DiscoverRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: DiscoverResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2620,13 +2719,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2638,21 +2737,27 @@ crate::rt::open_object! {
 }
 
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "consts::Form",
+        )
+    )]
     pub mode: ::std::option::Option<consts::Form>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
-    #[serde(rename = "requestedSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestedSchema"))]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2668,29 +2773,35 @@ crate::rt::open_object! {
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: consts::Object,
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "$schema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2711,9 +2822,9 @@ crate::rt::open_object! {
 ///
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `message`, `mode`, `url`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ElicitRequestParams {
     /// The [`ElicitRequestFormParams`] arm.
     ElicitRequestFormParams(ElicitRequestFormParams),
@@ -2779,7 +2890,7 @@ impl ::std::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
 
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
     /// The elicitation mode.
@@ -2789,7 +2900,7 @@ pub struct ElicitRequestUrlParams {
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2802,7 +2913,7 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the client for an [`elicitation/create`](ElicitRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// The user action in response to the elicitation.
@@ -2813,18 +2924,19 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>",
         )
     )]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2843,56 +2955,25 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ElicitResult/properties/action`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
-    #[serde(rename = "accept")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "accept"))]
     Accept,
     /// `cancel`
-    #[serde(rename = "cancel")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cancel"))]
     Cancel,
     /// `decline`
-    #[serde(rename = "decline")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
     Decline,
 }
 
-impl ElicitResultAction {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Accept, Self::Cancel, Self::Decline];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Accept => "accept",
-            Self::Cancel => "cancel",
-            Self::Decline => "decline",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ElicitResultAction {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ElicitResultAction {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "accept" => Ok(Self::Accept),
-            "cancel" => Ok(Self::Cancel),
-            "decline" => Ok(Self::Decline),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ElicitResultAction",
-                        s,
-                        "`accept`, `cancel`, `decline`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ElicitResultAction {
+        Accept: "accept",
+        Cancel: "cancel",
+        Decline: "decline",
     }
 }
 
@@ -2906,9 +2987,9 @@ impl ::std::str::FromStr for ElicitResultAction {
 /// - `String`: a string
 /// - `Integer`: an integer
 /// - `Boolean`: a boolean
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ElicitResultContentValue {
     /// The arm for an array.
     Array(::std::vec::Vec<::std::string::String>),
@@ -3024,24 +3105,33 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3062,9 +3152,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -3135,9 +3225,9 @@ pub type EmptyResult = ResultObject;
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -3278,19 +3368,25 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
 }
 
 #[doc(alias = "Error")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3311,9 +3407,9 @@ crate::rt::open_object! {
 /// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
 /// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
 #[doc(alias = "GetPromptResultResponseResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum GetPromptOutcome {
     /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
@@ -3373,7 +3469,7 @@ impl ::std::convert::From<GetPromptResult> for GetPromptOutcome {
 }
 
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub jsonrpc: consts::V2_0,
@@ -3381,7 +3477,7 @@ pub struct GetPromptRequest {
     pub id: RequestId,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3395,40 +3491,47 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `prompts/get` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    #[serde(
-        rename = "inputResponses",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "inputResponses",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InputResponses",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
-    #[serde(
-        rename = "requestState",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "requestState",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3443,19 +3546,28 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`prompts/get`](GetPromptRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An optional description for the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Indicates the type of the result, which allows the client to determine
@@ -3465,10 +3577,10 @@ pub struct GetPromptResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3482,14 +3594,14 @@ crate::rt::open_object! {
 }
 
 /// A successful response from the server for a [`prompts/get`](GetPromptRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: GetPromptOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3505,16 +3617,22 @@ crate::rt::open_object! {
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
 /// status code MUST be `400 Bad Request`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchError {
     pub jsonrpc: consts::V2_0,
     pub error: HeaderMismatchErrorError,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
+    )]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3527,19 +3645,25 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/HeaderMismatchError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct HeaderMismatchErrorError {
     /// The error type that occurred.
     pub code: consts::Minus32020,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3552,26 +3676,32 @@ crate::rt::open_object! {
 }
 
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
@@ -3588,11 +3718,17 @@ pub struct Icon {
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "IconTheme"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "IconTheme",
+        )
+    )]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3614,48 +3750,26 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/Icon/properties/theme`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum IconTheme {
     /// `dark`
-    #[serde(rename = "dark")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "dark"))]
     Dark,
     /// `light`
-    #[serde(rename = "light")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "light"))]
     Light,
 }
 
-impl IconTheme {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Dark, Self::Light];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Dark => "dark",
-            Self::Light => "light",
-        }
-    }
-}
-
-impl ::std::fmt::Display for IconTheme {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for IconTheme {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "dark" => Ok(Self::Dark),
-            "light" => Ok(Self::Light),
-            _ => Err(crate::rt::UnknownValue::new("IconTheme", s, "`dark`, `light`")),
-        }
+crate::rt::wire_enum! {
+    IconTheme {
+        Dark: "dark",
+        Light: "light",
     }
 }
 
 /// Base interface to add `icons` property.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -3667,11 +3781,17 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3682,28 +3802,37 @@ crate::rt::open_object! {
 }
 
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3718,7 +3847,7 @@ crate::rt::open_object! {
 }
 
 /// Describes the MCP implementation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// An optional human-readable description of what this implementation does.
@@ -3726,8 +3855,14 @@ pub struct Implementation {
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -3738,8 +3873,14 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -3749,21 +3890,30 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The version of this implementation.
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
-    #[serde(
-        rename = "websiteUrl",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "websiteUrl",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3785,9 +3935,9 @@ crate::rt::open_object! {
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum InputRequest {
     /// The [`CreateMessageRequest`] arm.
     CreateMessageRequest(CreateMessageRequest),
@@ -3882,29 +4032,38 @@ pub type InputRequests = ::std::collections::BTreeMap<
 /// before the request can be completed.
 ///
 /// At least one of `inputRequests` or `requestState` MUST be present.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputRequiredResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
-    #[serde(
-        rename = "inputRequests",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "inputRequests",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InputRequests",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "InputRequests"))]
     pub input_requests: ::std::option::Option<InputRequests>,
-    #[serde(
-        rename = "requestState",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "requestState",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -3913,10 +4072,10 @@ pub struct InputRequiredResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3936,9 +4095,9 @@ crate::rt::open_object! {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum InputResponse {
     /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
@@ -4017,27 +4176,33 @@ impl ::std::convert::From<ElicitResult> for InputResponse {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputResponseRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
-    #[serde(
-        rename = "inputResponses",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "inputResponses",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InputResponses",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
-    #[serde(
-        rename = "requestState",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "requestState",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4058,19 +4223,25 @@ pub type InputResponses = ::std::collections::BTreeMap<
 >;
 
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InternalError {
     /// The error type that occurred.
     pub code: consts::Minus32603,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4092,19 +4263,25 @@ crate::rt::open_object! {
 /// - **Logging**: Invalid log level
 /// - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
 /// - **Sampling**: Missing tool result or tool results mixed with other content
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidParamsError {
     /// The error type that occurred.
     pub code: consts::Minus32602,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4117,19 +4294,25 @@ crate::rt::open_object! {
 }
 
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InvalidRequestError {
     /// The error type that occurred.
     pub code: consts::Minus32600,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4149,16 +4332,22 @@ pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
+    )]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4181,9 +4370,9 @@ crate::rt::open_object! {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`, `result.resultType`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -4294,21 +4483,24 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4322,22 +4514,25 @@ crate::rt::open_object! {
 
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4359,9 +4554,9 @@ crate::rt::open_object! {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`, `result.resultType`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcResponse {
     /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
@@ -4432,14 +4627,14 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4456,34 +4651,52 @@ pub type JsonValue = serde_json::Value;
 
 /// Use [`TitledSingleSelectEnumSchema`] instead.
 /// This interface will be removed in a future version.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     pub r#type: consts::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    #[serde(
-        rename = "enumNames",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "enumNames",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4499,7 +4712,7 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub jsonrpc: consts::V2_0,
@@ -4507,7 +4720,7 @@ pub struct ListPromptsRequest {
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4521,15 +4734,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`prompts/list`](ListPromptsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4541,16 +4757,19 @@ pub struct ListPromptsResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: ListPromptsResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Indicates the type of the result, which allows the client to determine
@@ -4560,7 +4779,7 @@ pub struct ListPromptsResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -4570,10 +4789,10 @@ pub struct ListPromptsResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4602,63 +4821,33 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ListPromptsResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListPromptsResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl ListPromptsResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ListPromptsResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ListPromptsResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ListPromptsResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ListPromptsResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
 /// A successful response from the server for a [`prompts/list`](ListPromptsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListPromptsResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4671,7 +4860,7 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub jsonrpc: consts::V2_0,
@@ -4679,7 +4868,7 @@ pub struct ListResourceTemplatesRequest {
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4693,15 +4882,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4713,18 +4905,21 @@ pub struct ListResourceTemplatesResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: ListResourceTemplatesResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "resourceTemplates")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -4733,7 +4928,7 @@ pub struct ListResourceTemplatesResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -4743,10 +4938,10 @@ pub struct ListResourceTemplatesResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4775,63 +4970,33 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ListResourceTemplatesResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListResourceTemplatesResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl ListResourceTemplatesResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ListResourceTemplatesResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ListResourceTemplatesResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ListResourceTemplatesResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ListResourceTemplatesResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
 /// A successful response from the server for a [`resources/templates/list`](ListResourceTemplatesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListResourceTemplatesResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4844,7 +5009,7 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub jsonrpc: consts::V2_0,
@@ -4852,7 +5017,7 @@ pub struct ListResourcesRequest {
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4866,15 +5031,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`resources/list`](ListResourcesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4886,16 +5054,19 @@ pub struct ListResourcesResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: ListResourcesResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Indicates the type of the result, which allows the client to determine
@@ -4905,7 +5076,7 @@ pub struct ListResourcesResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -4915,10 +5086,10 @@ pub struct ListResourcesResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4947,63 +5118,33 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ListResourcesResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListResourcesResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl ListResourcesResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ListResourcesResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ListResourcesResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ListResourcesResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ListResourcesResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
 /// A successful response from the server for a [`resources/list`](ListResourcesRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListResourcesResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5022,15 +5163,21 @@ crate::rt::open_object! {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5042,18 +5189,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/ListRootsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5066,12 +5216,12 @@ crate::rt::open_object! {
 /// The result returned by the client for a [`roots/list`](ListRootsRequest) request.
 /// This result contains an array of [`Root`] objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5082,7 +5232,7 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub jsonrpc: consts::V2_0,
@@ -5090,7 +5240,7 @@ pub struct ListToolsRequest {
     pub id: RequestId,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5104,15 +5254,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`tools/list`](ListToolsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -5124,16 +5277,19 @@ pub struct ListToolsResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: ListToolsResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5142,7 +5298,7 @@ pub struct ListToolsResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     pub tools: ::std::vec::Vec<Tool>,
     /// A hint from the server indicating how long (in milliseconds) the
@@ -5153,10 +5309,10 @@ pub struct ListToolsResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5185,63 +5341,33 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ListToolsResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListToolsResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl ListToolsResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ListToolsResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ListToolsResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ListToolsResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ListToolsResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
 /// A successful response from the server for a [`tools/list`](ListToolsRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ListToolsResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5259,102 +5385,57 @@ crate::rt::open_object! {
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[serde(rename = "alert")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[serde(rename = "critical")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[serde(rename = "debug")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[serde(rename = "emergency")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[serde(rename = "error")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[serde(rename = "info")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[serde(rename = "notice")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[serde(rename = "warning")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
 }
 
-impl LoggingLevel {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Alert,
-        Self::Critical,
-        Self::Debug,
-        Self::Emergency,
-        Self::Error,
-        Self::Info,
-        Self::Notice,
-        Self::Warning,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Alert => "alert",
-            Self::Critical => "critical",
-            Self::Debug => "debug",
-            Self::Emergency => "emergency",
-            Self::Error => "error",
-            Self::Info => "info",
-            Self::Notice => "notice",
-            Self::Warning => "warning",
-        }
-    }
-}
-
-impl ::std::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for LoggingLevel {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "alert" => Ok(Self::Alert),
-            "critical" => Ok(Self::Critical),
-            "debug" => Ok(Self::Debug),
-            "emergency" => Ok(Self::Emergency),
-            "error" => Ok(Self::Error),
-            "info" => Ok(Self::Info),
-            "notice" => Ok(Self::Notice),
-            "warning" => Ok(Self::Warning),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "LoggingLevel",
-                        s,
-                        "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    LoggingLevel {
+        Alert: "alert",
+        Critical: "critical",
+        Debug: "debug",
+        Emergency: "emergency",
+        Error: "error",
+        Info: "info",
+        Notice: "notice",
+        Warning: "warning",
     }
 }
 
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5367,26 +5448,35 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/message` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: serde_json::Value,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5421,19 +5511,25 @@ pub type MetaObject = serde_json::Map<::std::string::String, serde_json::Value>;
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 ///
 /// A request that requires a client capability the client did not declare is signalled instead by [`MissingRequiredClientCapabilityError`] (`-32021`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MethodNotFoundError {
     /// The error type that occurred.
     pub code: consts::Minus32601,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5448,16 +5544,22 @@ crate::rt::open_object! {
 /// Returned when processing a request requires a capability the client did not
 /// declare in `clientCapabilities`. For HTTP, the response status code MUST be
 /// `400 Bad Request`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityError {
     pub jsonrpc: consts::V2_0,
     pub error: MissingRequiredClientCapabilityErrorError,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
+    )]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5470,7 +5572,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// The error type that occurred.
@@ -5480,7 +5582,7 @@ pub struct MissingRequiredClientCapabilityErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5495,14 +5597,14 @@ crate::rt::open_object! {
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/MissingRequiredClientCapabilityError/properties/error/properties/data`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MissingRequiredClientCapabilityErrorErrorData {
     /// The capabilities the server requires from the client to process this request.
-    #[serde(rename = "requiredCapabilities")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requiredCapabilities"))]
     pub required_capabilities: ::std::boxed::Box<ClientCapabilities>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5516,7 +5618,7 @@ crate::rt::open_object! {
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -5528,11 +5630,17 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5553,18 +5661,21 @@ crate::rt::open_object! {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[serde(
-        rename = "costPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "costPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -5573,31 +5684,43 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<ModelHint>",
+        )
+    )]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[serde(
-        rename = "intelligencePriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "intelligencePriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[serde(
-        rename = "speedPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "speedPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5616,9 +5739,9 @@ crate::rt::open_object! {
 ///
 /// - `UntitledMultiSelectEnumSchema`: an object; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; requires `items`, `items.anyOf`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum MultiSelectEnumSchema {
     /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
@@ -5698,20 +5821,23 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5723,7 +5849,7 @@ crate::rt::open_object! {
 }
 
 /// Extends [`MetaObject`] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationMetaObject {
     /// Identifies the subscription stream a notification was delivered on. The
@@ -5736,15 +5862,18 @@ pub struct NotificationMetaObject {
     ///
     /// The value is the JSON-RPC ID of the `subscriptions/listen` request that
     /// opened the stream.
-    #[serde(
-        rename = "io.modelcontextprotocol/subscriptionId",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "io.modelcontextprotocol/subscriptionId",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5755,18 +5884,21 @@ crate::rt::open_object! {
 }
 
 /// Common params for any notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5776,27 +5908,57 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub default: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5814,55 +5976,25 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
-    #[serde(rename = "integer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "integer"))]
     Integer,
     /// `number`
-    #[serde(rename = "number")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
     Number,
 }
 
-impl NumberSchemaType {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Integer, Self::Number];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Integer => "integer",
-            Self::Number => "number",
-        }
+crate::rt::wire_enum! {
+    NumberSchemaType {
+        Integer: "integer",
+        Number: "number",
     }
 }
 
-impl ::std::fmt::Display for NumberSchemaType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for NumberSchemaType {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "integer" => Ok(Self::Integer),
-            "number" => Ok(Self::Number),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "NumberSchemaType",
-                        s,
-                        "`integer`, `number`",
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub jsonrpc: consts::V2_0,
@@ -5870,7 +6002,7 @@ pub struct PaginatedRequest {
     pub method: ::std::string::String,
     pub params: PaginatedRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5884,18 +6016,24 @@ crate::rt::open_object! {
 }
 
 /// Common params for paginated requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5906,24 +6044,30 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5932,10 +6076,10 @@ pub struct PaginatedResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5948,19 +6092,25 @@ crate::rt::open_object! {
 }
 
 /// A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ParseError {
     /// The error type that occurred.
     pub code: consts::Minus32700,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5987,9 +6137,9 @@ crate::rt::open_object! {
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum PrimitiveSchemaDefinition {
     /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
@@ -6205,14 +6355,14 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6225,31 +6375,46 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a [`notifications/progress`](ProgressNotification) notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional message describing the current progress.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[serde(rename = "progressToken")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6271,9 +6436,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -6333,23 +6498,38 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A list of arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<PromptArgument>",
+        )
+    )]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6360,8 +6540,14 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6371,11 +6557,17 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6391,18 +6583,30 @@ crate::rt::open_object! {
 }
 
 /// Describes an argument that a prompt can accept.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6410,11 +6614,17 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6428,16 +6638,22 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `promptsListChanged` filter field.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6453,13 +6669,13 @@ crate::rt::open_object! {
 ///
 /// This is similar to [`SamplingMessage`], but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6471,7 +6687,7 @@ crate::rt::open_object! {
 }
 
 /// Identifies a prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
@@ -6483,11 +6699,17 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6508,9 +6730,9 @@ crate::rt::open_object! {
 /// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
 /// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
 #[doc(alias = "ReadResourceResultResponseResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ReadResourceOutcome {
     /// The [`InputRequiredResult`] arm.
     InputRequiredResult(InputRequiredResult),
@@ -6570,7 +6792,7 @@ impl ::std::convert::From<ReadResourceResult> for ReadResourceOutcome {
 }
 
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub jsonrpc: consts::V2_0,
@@ -6578,7 +6800,7 @@ pub struct ReadResourceRequest {
     pub id: RequestId,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6592,29 +6814,35 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `resources/read` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
-    #[serde(
-        rename = "inputResponses",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "inputResponses",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InputResponses",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
-    #[serde(
-        rename = "requestState",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "requestState",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6628,15 +6856,18 @@ crate::rt::open_object! {
 }
 
 /// The result returned by the server for a [`resources/read`](ReadResourceRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6648,7 +6879,7 @@ pub struct ReadResourceResult {
     ///   same authorization context. Caches MUST NOT be shared across
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
-    #[serde(rename = "cacheScope")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cacheScope"))]
     pub cache_scope: ReadResourceResultCacheScope,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Indicates the type of the result, which allows the client to determine
@@ -6658,7 +6889,7 @@ pub struct ReadResourceResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -6668,10 +6899,10 @@ pub struct ReadResourceResult {
     ///   The client MAY re-fetch every time the result is needed.
     /// - If positive, the client SHOULD consider the result fresh for this many
     ///   milliseconds after receiving the response.
-    #[serde(rename = "ttlMs")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "ttlMs"))]
     pub ttl_ms: u64,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6699,51 +6930,21 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ReadResourceResult/properties/cacheScope`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ReadResourceResultCacheScope {
     /// `private`
-    #[serde(rename = "private")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "private"))]
     Private,
     /// `public`
-    #[serde(rename = "public")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
 }
 
-impl ReadResourceResultCacheScope {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Private, Self::Public];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Private => "private",
-            Self::Public => "public",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ReadResourceResultCacheScope {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ReadResourceResultCacheScope {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "private" => Ok(Self::Private),
-            "public" => Ok(Self::Public),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ReadResourceResultCacheScope",
-                        s,
-                        "`private`, `public`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ReadResourceResultCacheScope {
+        Private: "private",
+        Public: "public",
     }
 }
 
@@ -6755,9 +6956,9 @@ impl ::std::str::FromStr for ReadResourceResultCacheScope {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -6817,14 +7018,14 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 }
 
 /// A successful response from the server for a [`resources/read`](ReadResourceRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ReadResourceOutcome,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6836,20 +7037,23 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6868,9 +7072,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -6930,7 +7134,7 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Extends [`MetaObject`] with additional request-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestMetaObject {
     /// The client's capabilities for this specific request. Required.
@@ -6938,7 +7142,10 @@ pub struct RequestMetaObject {
     /// Capabilities are declared per-request rather than once at initialization;
     /// an empty object means the client supports no optional capabilities.
     /// Servers MUST NOT infer capabilities from prior requests.
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(rename = "io.modelcontextprotocol/clientCapabilities")
+    )]
     pub io_modelcontextprotocol_client_capabilities: ::std::boxed::Box<
         ClientCapabilities,
     >,
@@ -6953,24 +7160,30 @@ pub struct RequestMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Servers
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[serde(
-        rename = "io.modelcontextprotocol/clientInfo",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "io.modelcontextprotocol/clientInfo",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Implementation",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Implementation"))]
     pub io_modelcontextprotocol_client_info: ::std::option::Option<Implementation>,
     /// The desired log level for this request. Optional.
     ///
     /// If absent, the server MUST NOT send any [`notifications/message`](LoggingMessageNotification)
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
-    #[serde(
-        rename = "io.modelcontextprotocol/logLevel",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "io.modelcontextprotocol/logLevel",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "LoggingLevel",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "LoggingLevel"))]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
@@ -6978,18 +7191,24 @@ pub struct RequestMetaObject {
     /// header; otherwise the server MUST return a `400 Bad Request`. If the
     /// server does not support the requested version, it MUST return an
     /// [`UnsupportedProtocolVersionError`].
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(rename = "io.modelcontextprotocol/protocolVersion")
+    )]
     pub io_modelcontextprotocol_protocol_version: ::std::string::String,
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [`notifications/progress`](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7004,13 +7223,13 @@ crate::rt::open_object! {
 }
 
 /// Common params for any request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7021,25 +7240,40 @@ crate::rt::open_object! {
 }
 
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7050,24 +7284,39 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7075,13 +7324,19 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7100,28 +7355,34 @@ crate::rt::open_object! {
 }
 
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7136,26 +7397,41 @@ crate::rt::open_object! {
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of [`resources/list`](ListResourcesRequest) requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7166,24 +7442,39 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7191,13 +7482,19 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7217,16 +7514,22 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `resourcesListChanged` filter field.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7239,15 +7542,15 @@ crate::rt::open_object! {
 }
 
 /// Common params for resource-related requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7259,25 +7562,40 @@ crate::rt::open_object! {
 }
 
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7288,16 +7606,25 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -7307,14 +7634,20 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[serde(rename = "uriTemplate")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7332,14 +7665,14 @@ crate::rt::open_object! {
 }
 
 /// A reference to a resource or resource template definition.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7351,14 +7684,14 @@ crate::rt::open_object! {
 }
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [`subscriptions/listen`](SubscriptionsListenRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7371,20 +7704,23 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/resources/updated` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7396,7 +7732,7 @@ crate::rt::open_object! {
 }
 
 /// Extends [`MetaObject`] with additional result-specific fields. All key naming rules from `MetaObject` apply.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
@@ -7410,15 +7746,18 @@ pub struct ResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[serde(
-        rename = "io.modelcontextprotocol/serverInfo",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "io.modelcontextprotocol/serverInfo",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Implementation",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7430,15 +7769,18 @@ crate::rt::open_object! {
 
 /// Common result fields.
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -7447,10 +7789,10 @@ pub struct ResultObject {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7471,69 +7813,56 @@ pub type ResultType = ::std::string::String;
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[serde(rename = "assistant")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[serde(rename = "user")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
 }
 
-impl Role {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-        }
-    }
-}
-
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for Role {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "assistant" => Ok(Self::Assistant),
-            "user" => Ok(Self::User),
-            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
-        }
+crate::rt::wire_enum! {
+    Role {
+        Assistant: "assistant",
+        User: "user",
     }
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with `file://` for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7546,20 +7875,23 @@ crate::rt::open_object! {
 }
 
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7583,9 +7915,9 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -7804,9 +8136,9 @@ for SamplingMessageContent {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -7933,18 +8265,27 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
-    pub completions: ::std::option::Option<JsonObject>,
-    /// Experimental, non-standard capabilities that the server supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
+    pub completions: ::std::option::Option<JsonObject>,
+    /// Experimental, non-standard capabilities that the server supports.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
+        )
     )]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
@@ -7955,32 +8296,59 @@ pub struct ServerCapabilities {
     ///
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::collections::BTreeMap<::std::string::String,JsonObject>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
+        )
     )]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonObject",
+        )
+    )]
     pub logging: ::std::option::Option<JsonObject>,
     /// Present if the server offers any prompt templates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesPrompts",
+        )
+    )]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesResources",
+        )
+    )]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTools",
+        )
+    )]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7999,19 +8367,22 @@ crate::rt::open_object! {
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8024,23 +8395,32 @@ crate::rt::open_object! {
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8054,19 +8434,22 @@ crate::rt::open_object! {
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8082,9 +8465,9 @@ crate::rt::open_object! {
 ///
 /// - `UntitledSingleSelectEnumSchema`: an object; requires `enum`, `type`
 /// - `TitledSingleSelectEnumSchema`: an object; requires `oneOf`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SingleSelectEnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -8143,38 +8526,68 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "StringSchemaFormat"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "StringSchemaFormat",
+        )
+    )]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxLength",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minLength",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8193,66 +8606,29 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
-    #[serde(rename = "date")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "date"))]
     Date,
     /// `date-time`
-    #[serde(rename = "date-time")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "date-time"))]
     DateTime,
     /// `email`
-    #[serde(rename = "email")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "email"))]
     Email,
     /// `uri`
-    #[serde(rename = "uri")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
     Uri,
 }
 
-impl StringSchemaFormat {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Date,
-        Self::DateTime,
-        Self::Email,
-        Self::Uri,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-            Self::Email => "email",
-            Self::Uri => "uri",
-        }
-    }
-}
-
-impl ::std::fmt::Display for StringSchemaFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for StringSchemaFormat {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "date" => Ok(Self::Date),
-            "date-time" => Ok(Self::DateTime),
-            "email" => Ok(Self::Email),
-            "uri" => Ok(Self::Uri),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "StringSchemaFormat",
-                        s,
-                        "`date`, `date-time`, `email`, `uri`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    StringSchemaFormat {
+        Date: "date",
+        DateTime: "date-time",
+        Email: "email",
+        Uri: "uri",
     }
 }
 
@@ -8261,49 +8637,58 @@ impl ::std::str::FromStr for StringSchemaFormat {
 ///
 /// Each notification type is **opt-in**; the server **MUST NOT** send
 /// notification types the client has not explicitly requested here.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionFilter {
     /// If true, receive [`notifications/prompts/list_changed`](PromptListChangedNotification).
-    #[serde(
-        rename = "promptsListChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "promptsListChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub prompts_list_changed: ::std::option::Option<bool>,
     /// Subscribe to [`notifications/resources/updated`](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
-    #[serde(
-        rename = "resourceSubscriptions",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "resourceSubscriptions",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub resource_subscriptions: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
     /// If true, receive [`notifications/resources/list_changed`](ResourceListChangedNotification).
-    #[serde(
-        rename = "resourcesListChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "resourcesListChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub resources_list_changed: ::std::option::Option<bool>,
     /// If true, receive [`notifications/tools/list_changed`](ToolListChangedNotification).
-    #[serde(
-        rename = "toolsListChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "toolsListChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub tools_list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8326,14 +8711,14 @@ crate::rt::open_object! {
 /// stdio, where every subscription shares one channel, this ordering is defined
 /// per subscription ID and not per channel: messages belonging to other
 /// subscriptions MAY be interleaved before it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsSubscriptionsAcknowledged,
     pub params: SubscriptionsAcknowledgedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8346,15 +8731,18 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a [`notifications/subscriptions/acknowledged`](SubscriptionsAcknowledgedNotification) notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotificationParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationMetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -8362,7 +8750,7 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// the server has no prompts), it is omitted from this set.
     pub notifications: SubscriptionFilter,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8376,7 +8764,7 @@ crate::rt::open_object! {
 /// Sent from the client to open a long-lived channel for receiving notifications
 /// outside the context of a specific request. Replaces the previous HTTP GET
 /// endpoint and ensures consistent behavior between HTTP and STDIO.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequest {
     pub jsonrpc: consts::V2_0,
@@ -8384,7 +8772,7 @@ pub struct SubscriptionsListenRequest {
     pub id: RequestId,
     pub params: SubscriptionsListenRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8398,17 +8786,17 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a [`subscriptions/listen`](SubscriptionsListenRequest) request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenRequestParams {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// The notifications the client opts in to on this stream. The server
     /// **MUST NOT** send notification types the client has not explicitly
     /// requested.
     pub notifications: SubscriptionFilter,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8424,10 +8812,10 @@ crate::rt::open_object! {
 /// during server shutdown). Because the listen stream is long-lived, this result
 /// is sent only when the server tears the subscription down; an abrupt transport
 /// close carries no response. The result body is otherwise empty.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResult {
-    #[serde(rename = "_meta")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: SubscriptionsListenResultMetaObject,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -8436,10 +8824,10 @@ pub struct SubscriptionsListenResult {
     /// For backward compatibility, when a client receives a result from a
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
-    #[serde(rename = "resultType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resultType"))]
     pub result_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8452,7 +8840,7 @@ crate::rt::open_object! {
 
 /// Extends [`ResultMetaObject`] with the subscription-stream identifier carried by a
 /// [`SubscriptionsListenResult`]. All key naming rules from `MetaObject` apply.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultMetaObject {
     /// Identifies the server software producing the response. Servers SHOULD
@@ -8466,22 +8854,28 @@ pub struct SubscriptionsListenResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[serde(
-        rename = "io.modelcontextprotocol/serverInfo",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "io.modelcontextprotocol/serverInfo",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Implementation",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
     /// the stream's notifications. The value is the JSON-RPC ID of the
     /// `subscriptions/listen` request that opened the stream (and equals this
     /// response's `id`).
-    #[serde(rename = "io.modelcontextprotocol/subscriptionId")]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(rename = "io.modelcontextprotocol/subscriptionId")
+    )]
     pub io_modelcontextprotocol_subscription_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8494,14 +8888,14 @@ crate::rt::open_object! {
 
 /// A successful response from the server for a [`subscriptions/listen`](SubscriptionsListenRequest)
 /// request, sent when the server tears the subscription down gracefully.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsListenResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: SubscriptionsListenResult,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8514,25 +8908,34 @@ crate::rt::open_object! {
 }
 
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8545,30 +8948,36 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8582,45 +8991,66 @@ crate::rt::open_object! {
 }
 
 /// Schema for multiple-selection enumeration with display titles for each option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8639,14 +9069,14 @@ crate::rt::open_object! {
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
-    #[serde(rename = "anyOf")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "anyOf"))]
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8657,7 +9087,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
@@ -8665,7 +9095,7 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// Display title for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8677,27 +9107,45 @@ crate::rt::open_object! {
 }
 
 /// Schema for single-selection enumeration with display titles for each option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
-    #[serde(rename = "oneOf")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "oneOf"))]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8712,7 +9160,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
@@ -8720,7 +9168,7 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// Display label for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8732,27 +9180,42 @@ crate::rt::open_object! {
 }
 
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8763,8 +9226,14 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -8780,7 +9249,7 @@ pub struct Tool {
     /// extraction rules.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    #[serde(rename = "inputSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -8788,12 +9257,15 @@ pub struct Tool {
     /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    #[serde(
-        rename = "outputSchema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "outputSchema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolOutputSchema",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -8801,11 +9273,17 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8830,7 +9308,7 @@ crate::rt::open_object! {
 ///
 /// Clients should never make tool use decisions based on `ToolAnnotations`
 /// received from untrusted servers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -8839,12 +9317,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[serde(
-        rename = "destructiveHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "destructiveHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -8852,12 +9333,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[serde(
-        rename = "idempotentHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "idempotentHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -8865,29 +9349,41 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[serde(
-        rename = "openWorldHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "openWorldHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[serde(
-        rename = "readOnlyHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "readOnlyHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8902,18 +9398,24 @@ crate::rt::open_object! {
 }
 
 /// Controls tool selection behavior for sampling requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
     /// - `"auto"`: Model decides whether to use tools (default)
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoiceMode"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolChoiceMode",
+        )
+    )]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8931,56 +9433,25 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ToolChoice/properties/mode`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ToolChoiceMode {
     /// `auto`
-    #[serde(rename = "auto")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "auto"))]
     Auto,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `required`
-    #[serde(rename = "required")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
     Required,
 }
 
-impl ToolChoiceMode {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Auto, Self::None, Self::Required];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Auto => "auto",
-            Self::None => "none",
-            Self::Required => "required",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ToolChoiceMode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ToolChoiceMode {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "none" => Ok(Self::None),
-            "required" => Ok(Self::Required),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ToolChoiceMode",
-                        s,
-                        "`auto`, `none`, `required`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ToolChoiceMode {
+        Auto: "auto",
+        None: "none",
+        Required: "required",
     }
 }
 
@@ -9000,19 +9471,22 @@ impl ::std::str::FromStr for ToolChoiceMode {
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "$schema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9024,16 +9498,22 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [`subscriptions/listen`](SubscriptionsListenRequest) stream when the client requested it via the `toolsListChanged` filter field.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9051,18 +9531,21 @@ crate::rt::open_object! {
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "$schema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9073,18 +9556,21 @@ crate::rt::open_object! {
 }
 
 /// The result of a tool use, provided by the user back to the assistant.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     pub r#type: consts::ToolResult,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The unstructured result content of the tool use.
     ///
@@ -9095,31 +9581,37 @@ pub struct ToolResultContent {
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result value.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null).
     /// If the tool defined an [`Tool.outputSchema`](Tool), this SHOULD conform to that schema.
-    #[serde(
-        rename = "structuredContent",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "structuredContent",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous [`ToolUseContent`].
-    #[serde(rename = "toolUseId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "toolUseId"))]
     pub tool_use_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9135,18 +9627,21 @@ crate::rt::open_object! {
 }
 
 /// A request from the assistant to call a tool.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     pub r#type: consts::ToolUse,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "MetaObject",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A unique identifier for this tool use.
     ///
@@ -9157,7 +9652,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9175,16 +9670,22 @@ crate::rt::open_object! {
 /// unsupported (e.g., a known experimental or draft version the server has
 /// chosen not to implement). For HTTP, the response status code MUST be
 /// `400 Bad Request`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionError {
     pub jsonrpc: consts::V2_0,
     pub error: UnsupportedProtocolVersionErrorError,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
+    )]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9197,7 +9698,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionErrorError {
     /// The error type that occurred.
@@ -9207,7 +9708,7 @@ pub struct UnsupportedProtocolVersionErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9222,7 +9723,7 @@ crate::rt::open_object! {
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/UnsupportedProtocolVersionError/properties/error/properties/data`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsupportedProtocolVersionErrorErrorData {
     /// The protocol version that was requested by the client.
@@ -9231,7 +9732,7 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     /// mutually supported version from this list and retry.
     pub supported: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9243,45 +9744,66 @@ crate::rt::open_object! {
 }
 
 /// Schema for multiple-selection enumeration without display titles for options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9300,14 +9822,14 @@ crate::rt::open_object! {
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#type: consts::String,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9319,26 +9841,44 @@ crate::rt::open_object! {
 }
 
 /// Schema for single-selection enumeration without display titles for options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

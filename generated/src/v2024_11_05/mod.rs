@@ -17,14 +17,20 @@ pub mod handlers;
 pub mod methods;
 
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotated {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "AnnotatedAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "AnnotatedAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -35,25 +41,37 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/Annotated/properties/annotations`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AnnotatedAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -73,9 +91,9 @@ crate::rt::open_object! {
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
 #[doc(alias = "ClientNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -197,9 +215,9 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
 #[doc(alias = "ClientRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -497,9 +515,9 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
 #[doc(alias = "ClientResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -590,9 +608,9 @@ impl ::std::convert::From<ListRootsResult> for AnyClientResult {
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
 #[doc(alias = "ServerNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -769,9 +787,9 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 #[doc(alias = "ServerRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -870,9 +888,9 @@ impl ::std::convert::From<ListRootsRequest> for AnyServerRequest {
 /// - `CallToolResult`: an object; requires `content`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1103,23 +1121,26 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1132,13 +1153,13 @@ crate::rt::open_object! {
 }
 
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1150,20 +1171,23 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1184,18 +1208,18 @@ crate::rt::open_object! {
 /// However, any errors in _finding_ the tool, an error indicating that the
 /// server does not support tool calls, or any other exceptional conditions,
 /// should be reported as an MCP error response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1204,15 +1228,18 @@ pub struct CallToolResult {
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1233,9 +1260,9 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CallToolResultContentItem {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1321,13 +1348,13 @@ impl ::std::convert::From<EmbeddedResource> for CallToolResultContentItem {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1339,20 +1366,26 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
-    #[serde(rename = "requestId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1364,15 +1397,16 @@ crate::rt::open_object! {
 }
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -1382,20 +1416,29 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
-    /// Present if the client supports sampling from an LLM.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesRoots",
+        )
+    )]
+    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    /// Present if the client supports sampling from an LLM.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1410,19 +1453,22 @@ crate::rt::open_object! {
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1433,13 +1479,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1451,14 +1497,14 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1472,7 +1518,7 @@ crate::rt::open_object! {
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1480,7 +1526,7 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1499,9 +1545,9 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
@@ -1561,25 +1607,25 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
 }
 
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1591,25 +1637,34 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[serde(
-        rename = "hasMore",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "hasMore",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1622,13 +1677,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1640,64 +1695,79 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[serde(
-        rename = "includeContext",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "CreateMessageRequestParamsIncludeContext")
+        schemars(
+            rename = "includeContext",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CreateMessageRequestParamsIncludeContext",
+        )
     )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-    #[serde(rename = "maxTokens")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[serde(
-        rename = "modelPreferences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[serde(
-        rename = "stopSequences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "modelPreferences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ModelPreferences",
+        )
+    )]
+    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopSequences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "systemPrompt",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1719,72 +1789,41 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[serde(rename = "allServers")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[serde(rename = "thisServer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
 }
 
-impl CreateMessageRequestParamsIncludeContext {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AllServers => "allServers",
-            Self::None => "none",
-            Self::ThisServer => "thisServer",
-        }
-    }
-}
-
-impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "allServers" => Ok(Self::AllServers),
-            "none" => Ok(Self::None),
-            "thisServer" => Ok(Self::ThisServer),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "CreateMessageRequestParamsIncludeContext",
-                        s,
-                        "`allServers`, `none`, `thisServer`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    CreateMessageRequestParamsIncludeContext {
+        AllServers: "allServers",
+        None: "none",
+        ThisServer: "thisServer",
     }
 }
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1794,15 +1833,18 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[serde(
-        rename = "stopReason",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopReason",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1824,9 +1866,9 @@ crate::rt::open_object! {
 ///
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1892,16 +1934,22 @@ pub type Cursor = ::std::string::String;
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "EmbeddedResourceAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "EmbeddedResourceAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1914,25 +1962,37 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/EmbeddedResource/properties/annotations`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1951,9 +2011,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -2015,13 +2075,13 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 pub type EmptyResult = ResultObject;
 
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2033,15 +2093,16 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
@@ -2050,7 +2111,7 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2062,29 +2123,35 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2097,20 +2164,26 @@ crate::rt::open_object! {
 }
 
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ImageContentAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ImageContentAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ImageContentAnnotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2124,25 +2197,37 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ImageContent/properties/annotations`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContentAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2154,13 +2239,13 @@ crate::rt::open_object! {
 }
 
 /// Describes the name and version of an MCP implementation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     pub name: ::std::string::String,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2172,13 +2257,13 @@ crate::rt::open_object! {
 }
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2190,17 +2275,17 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[serde(rename = "clientInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2213,18 +2298,18 @@ crate::rt::open_object! {
 }
 
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2233,16 +2318,22 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[serde(rename = "serverInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2257,15 +2348,21 @@ crate::rt::open_object! {
 }
 
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "InitializedNotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InitializedNotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2277,24 +2374,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/InitializedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2306,14 +2403,14 @@ crate::rt::open_object! {
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2326,19 +2423,25 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2359,9 +2462,9 @@ crate::rt::open_object! {
 /// - `JsonRpcResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -2468,16 +2571,22 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcNotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcNotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2490,24 +2599,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2519,17 +2628,23 @@ crate::rt::open_object! {
 
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2543,18 +2658,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2565,19 +2683,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2589,14 +2710,14 @@ crate::rt::open_object! {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2609,15 +2730,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListPromptsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListPromptsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2629,16 +2756,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2649,34 +2782,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2689,18 +2825,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ListResourceTemplatesRequestParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListResourceTemplatesRequestParams",
+        )
     )]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2712,16 +2851,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2732,35 +2877,38 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "resourceTemplates")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2773,15 +2921,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListResourcesRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListResourcesRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2793,16 +2947,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2813,34 +2973,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2859,15 +3022,21 @@ crate::rt::open_object! {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2879,18 +3048,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2901,19 +3073,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2926,25 +3101,25 @@ crate::rt::open_object! {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2956,15 +3131,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListToolsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListToolsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2976,16 +3157,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2996,34 +3183,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3041,101 +3231,56 @@ crate::rt::open_object! {
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[serde(rename = "alert")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[serde(rename = "critical")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[serde(rename = "debug")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[serde(rename = "emergency")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[serde(rename = "error")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[serde(rename = "info")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[serde(rename = "notice")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[serde(rename = "warning")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
 }
 
-impl LoggingLevel {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Alert,
-        Self::Critical,
-        Self::Debug,
-        Self::Emergency,
-        Self::Error,
-        Self::Info,
-        Self::Notice,
-        Self::Warning,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Alert => "alert",
-            Self::Critical => "critical",
-            Self::Debug => "debug",
-            Self::Emergency => "emergency",
-            Self::Error => "error",
-            Self::Info => "info",
-            Self::Notice => "notice",
-            Self::Warning => "warning",
-        }
-    }
-}
-
-impl ::std::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for LoggingLevel {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "alert" => Ok(Self::Alert),
-            "critical" => Ok(Self::Critical),
-            "debug" => Ok(Self::Debug),
-            "emergency" => Ok(Self::Emergency),
-            "error" => Ok(Self::Error),
-            "info" => Ok(Self::Info),
-            "notice" => Ok(Self::Notice),
-            "warning" => Ok(Self::Warning),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "LoggingLevel",
-                        s,
-                        "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    LoggingLevel {
+        Alert: "alert",
+        Critical: "critical",
+        Debug: "debug",
+        Emergency: "emergency",
+        Error: "error",
+        Info: "info",
+        Notice: "notice",
+        Warning: "warning",
     }
 }
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3147,7 +3292,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -3155,11 +3300,17 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3175,7 +3326,7 @@ crate::rt::open_object! {
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -3187,11 +3338,17 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3212,18 +3369,21 @@ crate::rt::open_object! {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[serde(
-        rename = "costPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "costPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3232,31 +3392,43 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<ModelHint>",
+        )
+    )]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[serde(
-        rename = "intelligencePriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "intelligencePriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[serde(
-        rename = "speedPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "speedPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3269,15 +3441,21 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3289,24 +3467,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/Notification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3316,15 +3494,21 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3336,16 +3520,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3355,33 +3545,36 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3393,15 +3586,21 @@ crate::rt::open_object! {
 }
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PingRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3413,18 +3612,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PingRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3435,19 +3637,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3458,13 +3663,13 @@ crate::rt::open_object! {
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3476,20 +3681,26 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[serde(rename = "progressToken")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3509,9 +3720,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -3571,21 +3782,33 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<PromptArgument>",
+        )
+    )]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3598,21 +3821,33 @@ crate::rt::open_object! {
 }
 
 /// Describes an argument that a prompt can accept.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the argument.
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub required: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3625,18 +3860,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "PromptListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PromptListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3648,24 +3886,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PromptListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3679,13 +3917,13 @@ crate::rt::open_object! {
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: PromptMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3705,9 +3943,9 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum PromptMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -3787,14 +4025,14 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
 }
 
 /// Identifies a prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3806,13 +4044,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3824,13 +4062,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3841,25 +4079,25 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3878,9 +4116,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -3939,15 +4177,21 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParams",
+        )
+    )]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3966,9 +4210,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -4028,18 +4272,21 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4050,19 +4297,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4073,25 +4323,40 @@ crate::rt::open_object! {
 }
 
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResourceAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResourceAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ResourceAnnotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for this resource.
     ///
@@ -4100,13 +4365,19 @@ pub struct Resource {
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4122,25 +4393,37 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/Resource/properties/annotations`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4152,21 +4435,24 @@ crate::rt::open_object! {
 }
 
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4178,18 +4464,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ResourceListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResourceListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4201,24 +4490,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ResourceListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4229,14 +4518,14 @@ crate::rt::open_object! {
 }
 
 /// A reference to a resource or resource template definition.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4248,35 +4537,50 @@ crate::rt::open_object! {
 }
 
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResourceTemplateAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResourceTemplateAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ResourceTemplateAnnotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for the type of resource this template refers to.
     ///
     /// This can be used by clients to populate UI elements.
     pub name: ::std::string::String,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[serde(rename = "uriTemplate")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4291,25 +4595,37 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ResourceTemplate/properties/annotations`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4321,13 +4637,13 @@ crate::rt::open_object! {
 }
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4339,13 +4655,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4356,24 +4672,24 @@ crate::rt::open_object! {
 }
 
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4386,62 +4702,46 @@ crate::rt::open_object! {
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[serde(rename = "assistant")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[serde(rename = "user")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
 }
 
-impl Role {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-        }
-    }
-}
-
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for Role {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "assistant" => Ok(Self::Assistant),
-            "user" => Ok(Self::User),
-            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
-        }
+crate::rt::wire_enum! {
+    Role {
+        Assistant: "assistant",
+        User: "user",
     }
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4455,18 +4755,21 @@ crate::rt::open_object! {
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "RootsListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RootsListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4478,24 +4781,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4506,13 +4809,13 @@ crate::rt::open_object! {
 }
 
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4531,9 +4834,9 @@ crate::rt::open_object! {
 ///
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -4593,15 +4896,16 @@ impl ::std::convert::From<ImageContent> for SamplingMessageContent {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -4611,28 +4915,49 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesPrompts",
+        )
+    )]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesResources",
+        )
+    )]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTools",
+        )
+    )]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4649,19 +4974,22 @@ crate::rt::open_object! {
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4674,23 +5002,32 @@ crate::rt::open_object! {
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4704,19 +5041,22 @@ crate::rt::open_object! {
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4727,13 +5067,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4745,13 +5085,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4762,13 +5102,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4780,13 +5120,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4797,17 +5137,23 @@ crate::rt::open_object! {
 }
 
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "TextContentAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TextContentAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<TextContentAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4820,25 +5166,37 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/TextContent/properties/annotations`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContentAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4849,23 +5207,26 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4878,20 +5239,26 @@ crate::rt::open_object! {
 }
 
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// A human-readable description of the tool.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[serde(rename = "inputSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// The name of the tool.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4906,15 +5273,16 @@ crate::rt::open_object! {
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub properties: ::std::option::Option<
@@ -4923,14 +5291,17 @@ pub struct ToolInputSchema {
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4943,18 +5314,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ToolListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4966,24 +5340,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ToolListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4994,13 +5368,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5012,13 +5386,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

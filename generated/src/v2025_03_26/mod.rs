@@ -17,25 +17,37 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -55,9 +67,9 @@ crate::rt::open_object! {
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
 #[doc(alias = "ClientNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -179,9 +191,9 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
 #[doc(alias = "ClientRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -479,9 +491,9 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `ListRootsResult`: an object; requires `roots`
 #[doc(alias = "ClientResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -572,9 +584,9 @@ impl ::std::convert::From<ListRootsResult> for AnyClientResult {
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
 #[doc(alias = "ServerNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -751,9 +763,9 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 #[doc(alias = "ServerRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -852,9 +864,9 @@ impl ::std::convert::From<ListRootsRequest> for AnyServerRequest {
 /// - `CallToolResult`: an object; requires `content`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1086,21 +1098,27 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 }
 
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1113,23 +1131,26 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1142,13 +1163,13 @@ crate::rt::open_object! {
 }
 
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1160,20 +1181,23 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1194,18 +1218,18 @@ crate::rt::open_object! {
 /// However, any errors in _finding_ the tool, an error indicating that the
 /// server does not support tool calls, or any other exceptional conditions,
 /// should be reported as an MCP error response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1214,15 +1238,18 @@ pub struct CallToolResult {
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1244,9 +1271,9 @@ crate::rt::open_object! {
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CallToolResultContentItem {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1352,13 +1379,13 @@ impl ::std::convert::From<EmbeddedResource> for CallToolResultContentItem {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1370,20 +1397,26 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
-    #[serde(rename = "requestId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1395,15 +1428,16 @@ crate::rt::open_object! {
 }
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -1413,20 +1447,29 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
-    /// Present if the client supports sampling from an LLM.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesRoots",
+        )
+    )]
+    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    /// Present if the client supports sampling from an LLM.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1441,19 +1484,22 @@ crate::rt::open_object! {
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1464,13 +1510,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1482,14 +1528,14 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1503,7 +1549,7 @@ crate::rt::open_object! {
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1511,7 +1557,7 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1530,9 +1576,9 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
@@ -1592,25 +1638,25 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
 }
 
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1622,25 +1668,34 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[serde(
-        rename = "hasMore",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "hasMore",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1653,13 +1708,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1671,64 +1726,79 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[serde(
-        rename = "includeContext",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "CreateMessageRequestParamsIncludeContext")
+        schemars(
+            rename = "includeContext",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CreateMessageRequestParamsIncludeContext",
+        )
     )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-    #[serde(rename = "maxTokens")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[serde(
-        rename = "modelPreferences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[serde(
-        rename = "stopSequences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "modelPreferences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ModelPreferences",
+        )
+    )]
+    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopSequences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "systemPrompt",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1750,72 +1820,41 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[serde(rename = "allServers")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[serde(rename = "thisServer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
 }
 
-impl CreateMessageRequestParamsIncludeContext {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AllServers => "allServers",
-            Self::None => "none",
-            Self::ThisServer => "thisServer",
-        }
-    }
-}
-
-impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "allServers" => Ok(Self::AllServers),
-            "none" => Ok(Self::None),
-            "thisServer" => Ok(Self::ThisServer),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "CreateMessageRequestParamsIncludeContext",
-                        s,
-                        "`allServers`, `none`, `thisServer`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    CreateMessageRequestParamsIncludeContext {
+        AllServers: "allServers",
+        None: "none",
+        ThisServer: "thisServer",
     }
 }
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1825,15 +1864,18 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[serde(
-        rename = "stopReason",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopReason",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1856,9 +1898,9 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1944,17 +1986,23 @@ pub type Cursor = ::std::string::String;
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1974,9 +2022,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -2038,13 +2086,13 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 pub type EmptyResult = ResultObject;
 
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2056,15 +2104,16 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
@@ -2073,7 +2122,7 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2085,29 +2134,35 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2120,21 +2175,27 @@ crate::rt::open_object! {
 }
 
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2148,13 +2209,13 @@ crate::rt::open_object! {
 }
 
 /// Describes the name and version of an MCP implementation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     pub name: ::std::string::String,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2166,13 +2227,13 @@ crate::rt::open_object! {
 }
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2184,17 +2245,17 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[serde(rename = "clientInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2207,18 +2268,18 @@ crate::rt::open_object! {
 }
 
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2227,16 +2288,22 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[serde(rename = "serverInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2251,15 +2318,21 @@ crate::rt::open_object! {
 }
 
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "InitializedNotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InitializedNotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2271,24 +2344,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/InitializedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2310,9 +2383,9 @@ pub type JsonRpcBatchRequest = ::std::vec::Vec<JsonRpcBatchRequestItem>;
 ///
 /// - `JsonRpcRequest`: an object; requires `id`, `jsonrpc`, `method`
 /// - `JsonRpcNotification`: an object; requires `jsonrpc`, `method`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcBatchRequestItem {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -2383,9 +2456,9 @@ pub type JsonRpcBatchResponse = ::std::vec::Vec<JsonRpcBatchResponseItem>;
 ///
 /// - `JsonRpcResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcBatchResponseItem {
     /// The [`JsonRpcResponse`] arm.
     JsonRpcResponse(JsonRpcResponse),
@@ -2452,14 +2525,14 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcBatchResponseItem {
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2472,19 +2545,25 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2509,9 +2588,9 @@ crate::rt::open_object! {
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 /// - `JsonRpcBatchResponse`: an array
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -2710,16 +2789,22 @@ impl ::std::convert::From<JsonRpcBatchResponse> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcNotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcNotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2732,24 +2817,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2761,17 +2846,23 @@ crate::rt::open_object! {
 
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2785,18 +2876,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2807,19 +2901,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2831,14 +2928,14 @@ crate::rt::open_object! {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2851,15 +2948,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListPromptsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListPromptsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2871,16 +2974,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2891,34 +3000,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2931,18 +3043,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ListResourceTemplatesRequestParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListResourceTemplatesRequestParams",
+        )
     )]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2954,16 +3069,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2974,35 +3095,38 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "resourceTemplates")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3015,15 +3139,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListResourcesRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListResourcesRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3035,16 +3165,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3055,34 +3191,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3101,15 +3240,21 @@ crate::rt::open_object! {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3121,18 +3266,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3143,19 +3291,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3168,25 +3319,25 @@ crate::rt::open_object! {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3198,15 +3349,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListToolsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListToolsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3218,16 +3375,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3238,34 +3401,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3283,101 +3449,56 @@ crate::rt::open_object! {
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[serde(rename = "alert")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[serde(rename = "critical")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[serde(rename = "debug")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[serde(rename = "emergency")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[serde(rename = "error")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[serde(rename = "info")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[serde(rename = "notice")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[serde(rename = "warning")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
 }
 
-impl LoggingLevel {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Alert,
-        Self::Critical,
-        Self::Debug,
-        Self::Emergency,
-        Self::Error,
-        Self::Info,
-        Self::Notice,
-        Self::Warning,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Alert => "alert",
-            Self::Critical => "critical",
-            Self::Debug => "debug",
-            Self::Emergency => "emergency",
-            Self::Error => "error",
-            Self::Info => "info",
-            Self::Notice => "notice",
-            Self::Warning => "warning",
-        }
-    }
-}
-
-impl ::std::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for LoggingLevel {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "alert" => Ok(Self::Alert),
-            "critical" => Ok(Self::Critical),
-            "debug" => Ok(Self::Debug),
-            "emergency" => Ok(Self::Emergency),
-            "error" => Ok(Self::Error),
-            "info" => Ok(Self::Info),
-            "notice" => Ok(Self::Notice),
-            "warning" => Ok(Self::Warning),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "LoggingLevel",
-                        s,
-                        "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    LoggingLevel {
+        Alert: "alert",
+        Critical: "critical",
+        Debug: "debug",
+        Emergency: "emergency",
+        Error: "error",
+        Info: "info",
+        Notice: "notice",
+        Warning: "warning",
     }
 }
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3389,7 +3510,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -3397,11 +3518,17 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3417,7 +3544,7 @@ crate::rt::open_object! {
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -3429,11 +3556,17 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3454,18 +3587,21 @@ crate::rt::open_object! {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[serde(
-        rename = "costPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "costPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3474,31 +3610,43 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<ModelHint>",
+        )
+    )]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[serde(
-        rename = "intelligencePriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "intelligencePriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[serde(
-        rename = "speedPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "speedPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3511,15 +3659,21 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3531,24 +3685,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/Notification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3558,15 +3712,21 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3578,16 +3738,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3597,33 +3763,36 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3635,15 +3804,21 @@ crate::rt::open_object! {
 }
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PingRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3655,18 +3830,21 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PingRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3677,19 +3855,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3700,13 +3881,13 @@ crate::rt::open_object! {
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3718,24 +3899,36 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[serde(rename = "progressToken")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3756,9 +3949,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -3818,21 +4011,33 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<PromptArgument>",
+        )
+    )]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3845,21 +4050,33 @@ crate::rt::open_object! {
 }
 
 /// Describes an argument that a prompt can accept.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the argument.
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub required: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3872,18 +4089,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "PromptListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PromptListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3895,24 +4115,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PromptListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3926,13 +4146,13 @@ crate::rt::open_object! {
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: PromptMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3953,9 +4173,9 @@ crate::rt::open_object! {
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum PromptMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -4055,14 +4275,14 @@ impl ::std::convert::From<EmbeddedResource> for PromptMessageContent {
 }
 
 /// Identifies a prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
     /// The name of the prompt or prompt template
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4074,13 +4294,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4092,13 +4312,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4109,25 +4329,25 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4146,9 +4366,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -4207,15 +4427,21 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParams",
+        )
+    )]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4234,9 +4460,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -4296,18 +4522,21 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4318,19 +4547,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4341,26 +4573,41 @@ crate::rt::open_object! {
 }
 
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for this resource.
     ///
@@ -4369,13 +4616,19 @@ pub struct Resource {
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4391,21 +4644,24 @@ crate::rt::open_object! {
 }
 
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4417,18 +4673,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ResourceListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResourceListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4440,24 +4699,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ResourceListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4468,14 +4727,14 @@ crate::rt::open_object! {
 }
 
 /// A reference to a resource or resource template definition.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4487,36 +4746,51 @@ crate::rt::open_object! {
 }
 
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for the type of resource this template refers to.
     ///
     /// This can be used by clients to populate UI elements.
     pub name: ::std::string::String,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[serde(rename = "uriTemplate")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4531,13 +4805,13 @@ crate::rt::open_object! {
 }
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4549,13 +4823,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4566,24 +4840,24 @@ crate::rt::open_object! {
 }
 
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4596,62 +4870,46 @@ crate::rt::open_object! {
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[serde(rename = "assistant")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[serde(rename = "user")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
 }
 
-impl Role {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-        }
-    }
-}
-
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for Role {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "assistant" => Ok(Self::Assistant),
-            "user" => Ok(Self::User),
-            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
-        }
+crate::rt::wire_enum! {
+    Role {
+        Assistant: "assistant",
+        User: "user",
     }
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4665,18 +4923,21 @@ crate::rt::open_object! {
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "RootsListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RootsListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4688,24 +4949,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/RootsListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4716,13 +4977,13 @@ crate::rt::open_object! {
 }
 
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4742,9 +5003,9 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -4824,24 +5085,28 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -4851,28 +5116,49 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesPrompts",
+        )
+    )]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesResources",
+        )
+    )]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTools",
+        )
+    )]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4890,19 +5176,22 @@ crate::rt::open_object! {
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4915,23 +5204,32 @@ crate::rt::open_object! {
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4945,19 +5243,22 @@ crate::rt::open_object! {
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4968,13 +5269,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4986,13 +5287,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5003,13 +5304,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5021,13 +5322,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5038,18 +5339,24 @@ crate::rt::open_object! {
 }
 
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5061,23 +5368,26 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5090,26 +5400,38 @@ crate::rt::open_object! {
 }
 
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// Optional additional tool information.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[serde(rename = "inputSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// The name of the tool.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5130,7 +5452,7 @@ crate::rt::open_object! {
 ///
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -5139,12 +5461,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[serde(
-        rename = "destructiveHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "destructiveHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -5152,12 +5477,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[serde(
-        rename = "idempotentHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "idempotentHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -5165,29 +5493,41 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[serde(
-        rename = "openWorldHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "openWorldHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[serde(
-        rename = "readOnlyHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "readOnlyHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5204,15 +5544,16 @@ crate::rt::open_object! {
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub properties: ::std::option::Option<
@@ -5221,14 +5562,17 @@ pub struct ToolInputSchema {
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5241,18 +5585,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ToolListChangedNotificationParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolListChangedNotificationParams",
+        )
     )]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5264,24 +5611,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ToolListChangedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5292,13 +5639,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5310,13 +5657,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

@@ -17,14 +17,20 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -32,23 +38,32 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[serde(
-        rename = "lastModified",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "lastModified",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -69,9 +84,9 @@ crate::rt::open_object! {
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
 #[doc(alias = "ClientNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -193,9 +208,9 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
 #[doc(alias = "ClientRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -494,9 +509,9 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
 #[doc(alias = "ClientResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -607,9 +622,9 @@ impl ::std::convert::From<ElicitResult> for AnyClientResult {
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
 #[doc(alias = "ServerNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -787,9 +802,9 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`, `params.message`, `params.requestedSchema`
 #[doc(alias = "ServerRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -913,9 +928,9 @@ impl ::std::convert::From<ElicitRequest> for AnyServerRequest {
 /// - `CallToolResult`: an object; requires `content`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1147,34 +1162,40 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 }
 
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1189,7 +1210,7 @@ crate::rt::open_object! {
 }
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -1200,11 +1221,17 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1215,18 +1242,18 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1234,17 +1261,20 @@ pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1257,21 +1287,39 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub default: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1285,13 +1333,13 @@ crate::rt::open_object! {
 }
 
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub method: consts::ToolsCall,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1303,20 +1351,23 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CallToolRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1328,18 +1379,18 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1358,28 +1409,31 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
-    pub is_error: ::std::option::Option<bool>,
-    /// An optional JSON object that represents the structured result of the tool call.
-    #[serde(
-        rename = "structuredContent",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
+    pub is_error: ::std::option::Option<bool>,
+    /// An optional JSON object that represents the structured result of the tool call.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "structuredContent",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1399,13 +1453,13 @@ crate::rt::open_object! {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 ///
 /// A client MUST NOT attempt to cancel its `initialize` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1417,20 +1471,26 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CancelledNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
-    #[serde(rename = "requestId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestId"))]
     pub request_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1442,24 +1502,28 @@ crate::rt::open_object! {
 }
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub elicitation: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the client supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -1469,20 +1533,29 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
-    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
-    /// Present if the client supports sampling from an LLM.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesRoots",
+        )
+    )]
+    pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
+    /// Present if the client supports sampling from an LLM.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1498,19 +1571,22 @@ crate::rt::open_object! {
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/definitions/ClientCapabilities/properties/roots`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1521,13 +1597,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub method: consts::CompletionComplete,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1539,18 +1615,24 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsContext"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CompleteRequestParamsContext",
+        )
+    )]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1565,7 +1647,7 @@ crate::rt::open_object! {
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/argument`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -1573,7 +1655,7 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1587,22 +1669,23 @@ crate::rt::open_object! {
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/definitions/CompleteRequest/properties/params/properties/context`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1620,9 +1703,9 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
@@ -1682,25 +1765,25 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1712,25 +1795,34 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CompleteResult/properties/completion`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[serde(
-        rename = "hasMore",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "hasMore",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1751,9 +1843,9 @@ crate::rt::open_object! {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -1883,13 +1975,13 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub method: consts::SamplingCreateMessage,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1901,66 +1993,81 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[serde(
-        rename = "includeContext",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "CreateMessageRequestParamsIncludeContext")
+        schemars(
+            rename = "includeContext",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CreateMessageRequestParamsIncludeContext",
+        )
     )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
-    #[serde(rename = "maxTokens")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[serde(
-        rename = "modelPreferences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[serde(
-        rename = "stopSequences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "modelPreferences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ModelPreferences",
+        )
+    )]
+    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopSequences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "systemPrompt",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1982,72 +2089,41 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[serde(rename = "allServers")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[serde(rename = "thisServer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
 }
 
-impl CreateMessageRequestParamsIncludeContext {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AllServers => "allServers",
-            Self::None => "none",
-            Self::ThisServer => "thisServer",
-        }
-    }
-}
-
-impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "allServers" => Ok(Self::AllServers),
-            "none" => Ok(Self::None),
-            "thisServer" => Ok(Self::ThisServer),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "CreateMessageRequestParamsIncludeContext",
-                        s,
-                        "`allServers`, `none`, `thisServer`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    CreateMessageRequestParamsIncludeContext {
+        AllServers: "allServers",
+        None: "none",
+        ThisServer: "thisServer",
     }
 }
 
 /// The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2057,15 +2133,18 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[serde(
-        rename = "stopReason",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopReason",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2088,9 +2167,9 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -2173,13 +2252,13 @@ impl ::std::convert::From<AudioContent> for CreateMessageResultContent {
 pub type Cursor = ::std::string::String;
 
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub method: consts::ElicitationCreate,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2191,17 +2270,17 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
-    #[serde(rename = "requestedSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestedSchema"))]
     pub requested_schema: ElicitRequestParamsRequestedSchema,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2216,7 +2295,7 @@ crate::rt::open_object! {
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/definitions/ElicitRequest/properties/params/properties/requestedSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestParamsRequestedSchema {
     pub r#type: consts::Object,
@@ -2224,14 +2303,17 @@ pub struct ElicitRequestParamsRequestedSchema {
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2244,18 +2326,18 @@ crate::rt::open_object! {
 }
 
 /// The client's response to an elicitation request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2267,18 +2349,19 @@ pub struct ElicitResult {
     pub action: ElicitResultAction,
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>",
         )
     )]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2298,56 +2381,25 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/definitions/ElicitResult/properties/action`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
-    #[serde(rename = "accept")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "accept"))]
     Accept,
     /// `cancel`
-    #[serde(rename = "cancel")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cancel"))]
     Cancel,
     /// `decline`
-    #[serde(rename = "decline")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
     Decline,
 }
 
-impl ElicitResultAction {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Accept, Self::Cancel, Self::Decline];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Accept => "accept",
-            Self::Cancel => "cancel",
-            Self::Decline => "decline",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ElicitResultAction {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ElicitResultAction {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "accept" => Ok(Self::Accept),
-            "cancel" => Ok(Self::Cancel),
-            "decline" => Ok(Self::Decline),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ElicitResultAction",
-                        s,
-                        "`accept`, `cancel`, `decline`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ElicitResultAction {
+        Accept: "accept",
+        Cancel: "cancel",
+        Decline: "decline",
     }
 }
 
@@ -2360,9 +2412,9 @@ impl ::std::str::FromStr for ElicitResultAction {
 /// - `String`: a string
 /// - `Integer`: an integer
 /// - `Boolean`: a boolean
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ElicitResultContentValue {
     /// The arm for a string.
     String(::std::string::String),
@@ -2445,30 +2497,36 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2489,9 +2547,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -2552,29 +2610,41 @@ impl ::std::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 
 pub type EmptyResult = ResultObject;
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EnumSchema {
     pub r#type: consts::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-    pub description: ::std::option::Option<::std::string::String>,
-    pub r#enum: ::std::vec::Vec<::std::string::String>,
-    #[serde(
-        rename = "enumNames",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
+    pub description: ::std::option::Option<::std::string::String>,
+    pub r#enum: ::std::vec::Vec<::std::string::String>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "enumNames",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2589,13 +2659,13 @@ crate::rt::open_object! {
 }
 
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub method: consts::PromptsGet,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2607,15 +2677,16 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/GetPromptRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
@@ -2624,7 +2695,7 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2636,29 +2707,35 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2671,34 +2748,40 @@ crate::rt::open_object! {
 }
 
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2713,7 +2796,7 @@ crate::rt::open_object! {
 }
 
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -2724,12 +2807,18 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2742,13 +2831,13 @@ crate::rt::open_object! {
 }
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub method: consts::Initialize,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2760,17 +2849,17 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/InitializeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[serde(rename = "clientInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2783,18 +2872,18 @@ crate::rt::open_object! {
 }
 
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2803,16 +2892,22 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[serde(rename = "serverInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2827,15 +2922,21 @@ crate::rt::open_object! {
 }
 
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2848,14 +2949,14 @@ crate::rt::open_object! {
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCError")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcError {
     pub jsonrpc: consts::V2_0,
     pub error: JsonRpcErrorError,
     pub id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2868,19 +2969,25 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2903,9 +3010,9 @@ crate::rt::open_object! {
 /// - `JsonRpcResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcError`: an object; requires `error`, `error.code`, `error.message`, `id`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -3012,16 +3119,22 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3035,17 +3148,23 @@ crate::rt::open_object! {
 
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3059,19 +3178,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "JsonRpcRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3084,19 +3206,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/JSONRPCRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3108,14 +3233,14 @@ crate::rt::open_object! {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3128,15 +3253,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListPromptsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListPromptsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3148,16 +3279,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListPromptsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3168,34 +3305,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3208,18 +3348,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ListResourceTemplatesRequestParams")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListResourceTemplatesRequestParams",
+        )
     )]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3231,16 +3374,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListResourceTemplatesRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3251,35 +3400,38 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "resourceTemplates")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3292,15 +3444,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListResourcesRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListResourcesRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3312,16 +3470,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListResourcesRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3332,34 +3496,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3378,15 +3545,21 @@ crate::rt::open_object! {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3398,19 +3571,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListRootsRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3423,19 +3599,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/ListRootsRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3448,25 +3627,25 @@ crate::rt::open_object! {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3478,15 +3657,21 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ListToolsRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ListToolsRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3498,16 +3683,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ListToolsRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3518,34 +3709,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3563,101 +3757,56 @@ crate::rt::open_object! {
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[serde(rename = "alert")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[serde(rename = "critical")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[serde(rename = "debug")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[serde(rename = "emergency")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[serde(rename = "error")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[serde(rename = "info")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[serde(rename = "notice")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[serde(rename = "warning")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
 }
 
-impl LoggingLevel {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Alert,
-        Self::Critical,
-        Self::Debug,
-        Self::Emergency,
-        Self::Error,
-        Self::Info,
-        Self::Notice,
-        Self::Warning,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Alert => "alert",
-            Self::Critical => "critical",
-            Self::Debug => "debug",
-            Self::Emergency => "emergency",
-            Self::Error => "error",
-            Self::Info => "info",
-            Self::Notice => "notice",
-            Self::Warning => "warning",
-        }
-    }
-}
-
-impl ::std::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for LoggingLevel {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "alert" => Ok(Self::Alert),
-            "critical" => Ok(Self::Critical),
-            "debug" => Ok(Self::Debug),
-            "emergency" => Ok(Self::Emergency),
-            "error" => Ok(Self::Error),
-            "info" => Ok(Self::Info),
-            "notice" => Ok(Self::Notice),
-            "warning" => Ok(Self::Warning),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "LoggingLevel",
-                        s,
-                        "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    LoggingLevel {
+        Alert: "alert",
+        Critical: "critical",
+        Debug: "debug",
+        Emergency: "emergency",
+        Error: "error",
+        Info: "info",
+        Notice: "notice",
+        Warning: "warning",
     }
 }
 
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3669,7 +3818,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/LoggingMessageNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -3677,11 +3826,17 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3697,7 +3852,7 @@ crate::rt::open_object! {
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -3709,11 +3864,17 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3734,18 +3895,21 @@ crate::rt::open_object! {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[serde(
-        rename = "costPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "costPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3754,31 +3918,43 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<ModelHint>",
+        )
+    )]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[serde(
-        rename = "intelligencePriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "intelligencePriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[serde(
-        rename = "speedPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "speedPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3791,15 +3967,21 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3810,24 +3992,48 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3844,63 +4050,39 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/definitions/NumberSchema/properties/type`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
-    #[serde(rename = "integer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "integer"))]
     Integer,
     /// `number`
-    #[serde(rename = "number")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
     Number,
 }
 
-impl NumberSchemaType {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Integer, Self::Number];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Integer => "integer",
-            Self::Number => "number",
-        }
+crate::rt::wire_enum! {
+    NumberSchemaType {
+        Integer: "integer",
+        Number: "number",
     }
 }
 
-impl ::std::fmt::Display for NumberSchemaType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for NumberSchemaType {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "integer" => Ok(Self::Integer),
-            "number" => Ok(Self::Number),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "NumberSchemaType",
-                        s,
-                        "`integer`, `number`",
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3912,16 +4094,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PaginatedRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3931,33 +4119,36 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3969,15 +4160,21 @@ crate::rt::open_object! {
 }
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PingRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3989,19 +4186,22 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PingRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4014,19 +4214,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/PingRequest/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4047,9 +4250,9 @@ crate::rt::open_object! {
 /// - `NumberSchema`: an object; `type` = `"integer"` or `"number"`; requires `type`
 /// - `BooleanSchema`: an object; `type` = `"boolean"`; requires `type`
 /// - `EnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum PrimitiveSchemaDefinition {
     /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
@@ -4156,13 +4359,13 @@ impl ::std::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4174,24 +4377,36 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ProgressNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[serde(rename = "progressToken")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4212,9 +4427,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -4274,29 +4489,41 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<PromptArgument>",
+        )
+    )]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4306,11 +4533,17 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4325,18 +4558,30 @@ crate::rt::open_object! {
 }
 
 /// Describes an argument that a prompt can accept.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4344,11 +4589,17 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4362,15 +4613,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4385,13 +4642,13 @@ crate::rt::open_object! {
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4403,7 +4660,7 @@ crate::rt::open_object! {
 }
 
 /// Identifies a prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
@@ -4415,11 +4672,17 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4432,13 +4695,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub method: consts::ResourcesRead,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4450,13 +4713,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ReadResourceRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4467,25 +4730,25 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4504,9 +4767,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -4565,15 +4828,21 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParams",
+        )
+    )]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4592,9 +4861,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -4654,19 +4923,22 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Anonymous in the schema at `#/definitions/Request/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4679,19 +4951,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/definitions/Request/properties/params/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4702,47 +4977,68 @@ crate::rt::open_object! {
 }
 
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4750,13 +5046,19 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4774,34 +5076,37 @@ crate::rt::open_object! {
 }
 
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4816,48 +5121,69 @@ crate::rt::open_object! {
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4865,13 +5191,19 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4890,15 +5222,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4910,39 +5248,54 @@ crate::rt::open_object! {
 }
 
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4952,14 +5305,20 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[serde(rename = "uriTemplate")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4976,14 +5335,14 @@ crate::rt::open_object! {
 }
 
 /// A reference to a resource or resource template definition.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4995,13 +5354,13 @@ crate::rt::open_object! {
 }
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5013,13 +5372,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/ResourceUpdatedNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5030,24 +5389,24 @@ crate::rt::open_object! {
 }
 
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5060,59 +5419,37 @@ crate::rt::open_object! {
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[serde(rename = "assistant")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[serde(rename = "user")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
 }
 
-impl Role {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-        }
-    }
-}
-
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for Role {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "assistant" => Ok(Self::Assistant),
-            "user" => Ok(Self::User),
-            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
-        }
+crate::rt::wire_enum! {
+    Role {
+        Assistant: "assistant",
+        User: "user",
     }
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5120,15 +5457,21 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5143,15 +5486,21 @@ crate::rt::open_object! {
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5163,13 +5512,13 @@ crate::rt::open_object! {
 }
 
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5189,9 +5538,9 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -5271,24 +5620,28 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -5298,28 +5651,49 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesPrompts",
+        )
+    )]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesResources",
+        )
+    )]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTools",
+        )
+    )]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5337,19 +5711,22 @@ crate::rt::open_object! {
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/prompts`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5362,23 +5739,32 @@ crate::rt::open_object! {
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/resources`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5392,19 +5778,22 @@ crate::rt::open_object! {
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/definitions/ServerCapabilities/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5415,13 +5804,13 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub method: consts::LoggingSetLevel,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5433,13 +5822,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/SetLevelRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5449,35 +5838,59 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "StringSchemaFormat"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "StringSchemaFormat",
+        )
+    )]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxLength",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minLength",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5495,77 +5908,40 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/definitions/StringSchema/properties/format`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
-    #[serde(rename = "date")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "date"))]
     Date,
     /// `date-time`
-    #[serde(rename = "date-time")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "date-time"))]
     DateTime,
     /// `email`
-    #[serde(rename = "email")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "email"))]
     Email,
     /// `uri`
-    #[serde(rename = "uri")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
     Uri,
 }
 
-impl StringSchemaFormat {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Date,
-        Self::DateTime,
-        Self::Email,
-        Self::Uri,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-            Self::Email => "email",
-            Self::Uri => "uri",
-        }
-    }
-}
-
-impl ::std::fmt::Display for StringSchemaFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for StringSchemaFormat {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "date" => Ok(Self::Date),
-            "date-time" => Ok(Self::DateTime),
-            "email" => Ok(Self::Email),
-            "uri" => Ok(Self::Uri),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "StringSchemaFormat",
-                        s,
-                        "`date`, `date-time`, `email`, `uri`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    StringSchemaFormat {
+        Date: "date",
+        DateTime: "date-time",
+        Email: "email",
+        Uri: "uri",
     }
 }
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub method: consts::ResourcesSubscribe,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5577,13 +5953,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/SubscribeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5594,31 +5970,37 @@ crate::rt::open_object! {
 }
 
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5631,36 +6013,39 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5674,18 +6059,18 @@ crate::rt::open_object! {
 }
 
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5693,28 +6078,43 @@ pub struct Tool {
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[serde(rename = "inputSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
-    #[serde(
-        rename = "outputSchema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "outputSchema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolOutputSchema",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5722,11 +6122,17 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5750,7 +6156,7 @@ crate::rt::open_object! {
 ///
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -5759,12 +6165,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[serde(
-        rename = "destructiveHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "destructiveHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -5772,12 +6181,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[serde(
-        rename = "idempotentHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "idempotentHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -5785,29 +6197,41 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[serde(
-        rename = "openWorldHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "openWorldHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[serde(
-        rename = "readOnlyHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "readOnlyHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5824,15 +6248,16 @@ crate::rt::open_object! {
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub properties: ::std::option::Option<
@@ -5841,14 +6266,17 @@ pub struct ToolInputSchema {
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5861,15 +6289,21 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResultObject"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResultObject",
+        )
+    )]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5884,15 +6318,16 @@ crate::rt::open_object! {
 /// the structuredContent field of a CallToolResult.
 ///
 /// Anonymous in the schema at `#/definitions/Tool/properties/outputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     pub r#type: consts::Object,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub properties: ::std::option::Option<
@@ -5901,14 +6336,17 @@ pub struct ToolOutputSchema {
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5921,13 +6359,13 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub method: consts::ResourcesUnsubscribe,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5939,13 +6377,13 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/definitions/UnsubscribeRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

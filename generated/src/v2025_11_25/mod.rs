@@ -17,14 +17,20 @@ pub mod handlers;
 pub mod methods;
 
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Role>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Role>",
+        )
+    )]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -32,23 +38,32 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[serde(
-        rename = "lastModified",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "lastModified",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -70,9 +85,9 @@ crate::rt::open_object! {
 /// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `jsonrpc`, `method`
 #[doc(alias = "ClientNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -228,9 +243,9 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params.argument`, `params.ref`
 #[doc(alias = "ClientRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientRequest {
     /// The [`InitializeRequest`] arm.
     InitializeRequest(InitializeRequest),
@@ -671,9 +686,9 @@ impl ::std::convert::From<CompleteRequest> for AnyClientRequest {
 /// - `ListRootsResult`: an object; requires `roots`
 /// - `ElicitResult`: an object; requires `action`
 #[doc(alias = "ClientResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyClientResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -896,9 +911,9 @@ impl ::std::convert::From<ElicitResult> for AnyClientResult {
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
 /// - `ElicitationCompleteNotification`: an object; `method` = `"notifications/elicitation/complete"`; requires `jsonrpc`, `method`, `params`, `params.elicitationId`
 #[doc(alias = "ServerNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerNotification {
     /// The [`CancelledNotification`] arm.
     CancelledNotification(CancelledNotification),
@@ -1136,9 +1151,9 @@ impl ::std::convert::From<ElicitationCompleteNotification> for AnyServerNotifica
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `id`, `jsonrpc`, `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `id`, `jsonrpc`, `method`, `params`
 #[doc(alias = "ServerRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerRequest {
     /// The [`PingRequest`] arm.
     PingRequest(PingRequest),
@@ -1361,9 +1376,9 @@ impl ::std::convert::From<ElicitRequest> for AnyServerRequest {
 /// - `ListTasksResult`: an object; requires `tasks`
 /// - `CompleteResult`: an object; requires `completion`, `completion.values`
 #[doc(alias = "ServerResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum AnyServerResult {
     /// The [`ResultObject`] arm.
     ResultObject(ResultObject),
@@ -1705,34 +1720,40 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 }
 
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
     /// The MIME type of the audio. Different providers may support different audio types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1747,7 +1768,7 @@ crate::rt::open_object! {
 }
 
 /// Base interface for metadata with name (identifier) and title (display name) properties.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BaseMetadata {
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
@@ -1758,11 +1779,17 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1773,18 +1800,18 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1792,17 +1819,20 @@ pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1815,21 +1845,39 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub default: ::std::option::Option<bool>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1852,9 +1900,9 @@ crate::rt::open_object! {
 /// - `CallToolResult`: an object; requires `content`
 /// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
 #[doc(alias = "CallToolResultResponseResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CallToolOutcome {
     /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
@@ -1921,7 +1969,7 @@ impl ::std::convert::From<CreateTaskResult> for CallToolOutcome {
 }
 
 /// Used by the client to invoke a tool provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequest {
     pub jsonrpc: consts::V2_0,
@@ -1929,7 +1977,7 @@ pub struct CallToolRequest {
     pub id: RequestId,
     pub params: CallToolRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1943,22 +1991,28 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `tools/call` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "CallToolRequestParamsMeta"))]
-    pub meta: ::std::option::Option<CallToolRequestParamsMeta>,
-    /// Arguments to use for the tool call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CallToolRequestParamsMeta",
+        )
+    )]
+    pub meta: ::std::option::Option<CallToolRequestParamsMeta>,
+    /// Arguments to use for the tool call.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1971,11 +2025,17 @@ pub struct CallToolRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TaskMetadata",
+        )
+    )]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -1991,19 +2051,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CallToolRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2014,18 +2077,18 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a tool call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -2044,28 +2107,31 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
-    pub is_error: ::std::option::Option<bool>,
-    /// An optional JSON object that represents the structured result of the tool call.
-    #[serde(
-        rename = "structuredContent",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
+    pub is_error: ::std::option::Option<bool>,
+    /// An optional JSON object that represents the structured result of the tool call.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "structuredContent",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2079,7 +2145,7 @@ crate::rt::open_object! {
 }
 
 /// A request to cancel a task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequest {
     pub jsonrpc: consts::V2_0,
@@ -2087,7 +2153,7 @@ pub struct CancelTaskRequest {
     pub id: RequestId,
     pub params: CancelTaskRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2101,14 +2167,14 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/CancelTaskRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2119,35 +2185,38 @@ crate::rt::open_object! {
 }
 
 /// The response to a tasks/cancel request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// ISO 8601 timestamp when the task was created.
-    #[serde(rename = "createdAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[serde(rename = "lastUpdatedAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[serde(
-        rename = "pollInterval",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "pollInterval",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -2156,27 +2225,29 @@ pub struct CancelTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[serde(
-        rename = "statusMessage",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "statusMessage",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     #[cfg_attr(
         feature = "schemars",
         schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
     )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2202,14 +2273,14 @@ crate::rt::open_object! {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 ///
 /// For task cancellation, use the `tasks/cancel` request instead of this notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsCancelled,
     pub params: CancelledNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2222,40 +2293,49 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/cancelled` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     /// This MUST be provided for cancelling non-task requests.
     /// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
-    #[serde(
-        rename = "requestId",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "requestId",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
     pub request_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2268,19 +2348,26 @@ crate::rt::open_object! {
 }
 
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesElicitation"))]
-    pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
-    /// Experimental, non-standard capabilities that the client supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesElicitation",
+        )
+    )]
+    pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
+    /// Experimental, non-standard capabilities that the client supports.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -2290,19 +2377,37 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesRoots"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesRoots",
+        )
+    )]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesSampling"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesSampling",
+        )
+    )]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Present if the client supports task-augmented requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesTasks"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesTasks",
+        )
+    )]
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2319,27 +2424,33 @@ crate::rt::open_object! {
 /// Present if the client supports elicitation from the server.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/elicitation`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub form: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub url: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2353,19 +2464,22 @@ crate::rt::open_object! {
 /// Present if the client supports listing roots.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/roots`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2378,30 +2492,36 @@ crate::rt::open_object! {
 /// Present if the client supports sampling from an LLM.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/sampling`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub context: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether the client supports tool use via tools and toolChoice parameters.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub tools: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2415,33 +2535,45 @@ crate::rt::open_object! {
 /// Present if the client supports task-augmented requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this client supports tasks/list.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ClientCapabilitiesTasksRequests"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesTasksRequests",
+        )
+    )]
     pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2456,25 +2588,31 @@ crate::rt::open_object! {
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for elicitation-related requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ClientCapabilitiesTasksRequestsElicitation")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesTasksRequestsElicitation",
+        )
     )]
     pub elicitation: ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Task support for sampling-related requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ClientCapabilitiesTasksRequestsSampling")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ClientCapabilitiesTasksRequestsSampling",
+        )
     )]
     pub sampling: ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2488,20 +2626,23 @@ crate::rt::open_object! {
 /// Task support for elicitation-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/elicitation`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub create: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2514,24 +2655,24 @@ crate::rt::open_object! {
 /// Task support for sampling-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ClientCapabilities/properties/tasks/properties/requests/properties/sampling`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
-    #[serde(
-        rename = "createMessage",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "createMessage",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub create_message: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2542,7 +2683,7 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to ask for completion options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequest {
     pub jsonrpc: consts::V2_0,
@@ -2550,7 +2691,7 @@ pub struct CompleteRequest {
     pub id: RequestId,
     pub params: CompleteRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2564,26 +2705,35 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `completion/complete` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CompleteRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsMeta"))]
     pub meta: ::std::option::Option<CompleteRequestParamsMeta>,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "CompleteRequestParamsContext"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CompleteRequestParamsContext",
+        )
+    )]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2599,7 +2749,7 @@ crate::rt::open_object! {
 /// The argument's information
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/argument`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsArgument {
     /// The name of the argument
@@ -2607,7 +2757,7 @@ pub struct CompleteRequestParamsArgument {
     /// The value of the argument to use for completion matching.
     pub value: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2621,22 +2771,23 @@ crate::rt::open_object! {
 /// Additional, optional context for completions
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/context`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2649,19 +2800,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CompleteRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2679,9 +2833,9 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CompleteRequestParamsRef {
     /// The [`PromptReference`] arm.
     PromptReference(PromptReference),
@@ -2741,25 +2895,25 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 }
 
 /// The server's response to a completion/complete request
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub completion: CompleteResultCompletion,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2771,25 +2925,34 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/CompleteResult/properties/completion`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[serde(
-        rename = "hasMore",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "hasMore",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -2810,9 +2973,9 @@ crate::rt::open_object! {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -2952,9 +3115,9 @@ impl ::std::convert::From<EmbeddedResource> for ContentBlock {
 /// - `CreateMessageResult`: an object; requires `content`, `model`, `role`
 /// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
 #[doc(alias = "CreateMessageResultResponseResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CreateMessageOutcome {
     /// The [`CreateMessageResult`] arm.
     CreateMessageResult(CreateMessageResult),
@@ -3021,7 +3184,7 @@ impl ::std::convert::From<CreateTaskResult> for CreateMessageOutcome {
 }
 
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequest {
     pub jsonrpc: consts::V2_0,
@@ -3029,7 +3192,7 @@ pub struct CreateMessageRequest {
     pub id: RequestId,
     pub params: CreateMessageRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3043,72 +3206,84 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `sampling/createMessage` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CreateMessageRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "CreateMessageRequestParamsMeta"))]
     pub meta: ::std::option::Option<CreateMessageRequestParamsMeta>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
     /// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     /// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
-    #[serde(
-        rename = "includeContext",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "CreateMessageRequestParamsIncludeContext")
+        schemars(
+            rename = "includeContext",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "CreateMessageRequestParamsIncludeContext",
+        )
     )]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
-    #[serde(rename = "maxTokens")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[serde(
-        rename = "modelPreferences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ModelPreferences"))]
-    pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[serde(
-        rename = "stopSequences",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "modelPreferences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ModelPreferences",
+        )
+    )]
+    pub model_preferences: ::std::option::Option<ModelPreferences>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopSequences",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "systemPrompt",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -3116,29 +3291,50 @@ pub struct CreateMessageRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TaskMetadata",
+        )
+    )]
     pub task: ::std::option::Option<TaskMetadata>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
-    #[serde(
-        rename = "toolChoice",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "toolChoice",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolChoice",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Tool>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Tool>",
+        )
+    )]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3168,75 +3364,47 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/includeContext`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
-    #[serde(rename = "allServers")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "allServers"))]
     AllServers,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `thisServer`
-    #[serde(rename = "thisServer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
 }
 
-impl CreateMessageRequestParamsIncludeContext {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::AllServers, Self::None, Self::ThisServer];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::AllServers => "allServers",
-            Self::None => "none",
-            Self::ThisServer => "thisServer",
-        }
-    }
-}
-
-impl ::std::fmt::Display for CreateMessageRequestParamsIncludeContext {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for CreateMessageRequestParamsIncludeContext {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "allServers" => Ok(Self::AllServers),
-            "none" => Ok(Self::None),
-            "thisServer" => Ok(Self::ThisServer),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "CreateMessageRequestParamsIncludeContext",
-                        s,
-                        "`allServers`, `none`, `thisServer`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    CreateMessageRequestParamsIncludeContext {
+        AllServers: "allServers",
+        None: "none",
+        ThisServer: "thisServer",
     }
 }
 
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3249,18 +3417,18 @@ crate::rt::open_object! {
 /// The client's response to a sampling/createMessage request from the server.
 /// The client should inform the user before returning the sampled message, to allow them
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3278,15 +3446,18 @@ pub struct CreateMessageResult {
     /// - "toolUse": The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    #[serde(
-        rename = "stopReason",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "stopReason",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3312,9 +3483,9 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum CreateMessageResultContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -3525,25 +3696,25 @@ for CreateMessageResultContent {
 }
 
 /// A response to a task-augmented request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub task: Task,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3567,9 +3738,9 @@ pub type Cursor = ::std::string::String;
 /// - `ElicitResult`: an object; requires `action`
 /// - `CreateTaskResult`: an object; requires `task`, `task.createdAt`, `task.lastUpdatedAt`, `task.status`, `task.taskId`, `task.ttl`
 #[doc(alias = "ElicitResultResponseResult")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ElicitOutcome {
     /// The [`ElicitResult`] arm.
     ElicitResult(ElicitResult),
@@ -3636,7 +3807,7 @@ impl ::std::convert::From<CreateTaskResult> for ElicitOutcome {
 }
 
 /// A request from the server to elicit additional information from the user via the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequest {
     pub jsonrpc: consts::V2_0,
@@ -3644,7 +3815,7 @@ pub struct ElicitRequest {
     pub id: RequestId,
     pub params: ElicitRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3658,26 +3829,35 @@ crate::rt::open_object! {
 }
 
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "consts::Form"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "consts::Form",
+        )
+    )]
     pub mode: ::std::option::Option<consts::Form>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ElicitRequestFormParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ElicitRequestFormParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestFormParamsMeta>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
     /// A restricted subset of JSON Schema.
     /// Only top-level properties are allowed, without nesting.
-    #[serde(rename = "requestedSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestedSchema"))]
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -3685,11 +3865,17 @@ pub struct ElicitRequestFormParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TaskMetadata",
+        )
+    )]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3706,19 +3892,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3732,29 +3921,35 @@ crate::rt::open_object! {
 /// Only top-level properties are allowed, without nesting.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestFormParams/properties/requestedSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: consts::Object,
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "$schema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3775,9 +3970,9 @@ crate::rt::open_object! {
 ///
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `elicitationId`, `message`, `mode`, `url`
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ElicitRequestParams {
     /// The [`ElicitRequestUrlParams`] arm.
     ElicitRequestUrlParams(ElicitRequestUrlParams),
@@ -3843,22 +4038,25 @@ impl ::std::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
 
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParams {
     /// The elicitation mode.
     pub mode: consts::Url,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ElicitRequestUrlParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ElicitRequestUrlParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestUrlParamsMeta>,
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
-    #[serde(rename = "elicitationId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "elicitationId"))]
     pub elicitation_id: ::std::string::String,
     /// The message to present to the user explaining why the interaction is needed.
     pub message: ::std::string::String,
@@ -3868,13 +4066,19 @@ pub struct ElicitRequestUrlParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TaskMetadata",
+        )
+    )]
     pub task: ::std::option::Option<TaskMetadata>,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3892,19 +4096,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ElicitRequestURLParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3915,18 +4122,18 @@ crate::rt::open_object! {
 }
 
 /// The client's response to an elicitation request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -3939,18 +4146,19 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept" and mode was "form".
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>",
         )
     )]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -3970,56 +4178,25 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ElicitResult/properties/action`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
-    #[serde(rename = "accept")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "accept"))]
     Accept,
     /// `cancel`
-    #[serde(rename = "cancel")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cancel"))]
     Cancel,
     /// `decline`
-    #[serde(rename = "decline")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
     Decline,
 }
 
-impl ElicitResultAction {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Accept, Self::Cancel, Self::Decline];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Accept => "accept",
-            Self::Cancel => "cancel",
-            Self::Decline => "decline",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ElicitResultAction {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ElicitResultAction {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "accept" => Ok(Self::Accept),
-            "cancel" => Ok(Self::Cancel),
-            "decline" => Ok(Self::Decline),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ElicitResultAction",
-                        s,
-                        "`accept`, `cancel`, `decline`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ElicitResultAction {
+        Accept: "accept",
+        Cancel: "cancel",
+        Decline: "decline",
     }
 }
 
@@ -4033,9 +4210,9 @@ impl ::std::str::FromStr for ElicitResultAction {
 /// - `String`: a string
 /// - `Integer`: an integer
 /// - `Boolean`: a boolean
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ElicitResultContentValue {
     /// The arm for an array.
     Array(::std::vec::Vec<::std::string::String>),
@@ -4148,14 +4325,14 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 }
 
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitationCompleteNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsElicitationComplete,
     pub params: ElicitationCompleteNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4168,14 +4345,14 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/ElicitationCompleteNotification/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
-    #[serde(rename = "elicitationId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "elicitationId"))]
     pub elicitation_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4189,30 +4366,36 @@ crate::rt::open_object! {
 ///
 /// It is up to the client how best to render embedded resources for the benefit
 /// of the LLM and/or the user.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4233,9 +4416,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EmbeddedResourceResource {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -4305,9 +4488,9 @@ pub type EmptyResult = ResultObject;
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum EnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -4448,19 +4631,25 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for EnumSchema {
 }
 
 #[doc(alias = "Error")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorObject {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Value"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Value",
+        )
+    )]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4473,7 +4662,7 @@ crate::rt::open_object! {
 }
 
 /// Used by the client to get a prompt provided by the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequest {
     pub jsonrpc: consts::V2_0,
@@ -4481,7 +4670,7 @@ pub struct GetPromptRequest {
     pub id: RequestId,
     pub params: GetPromptRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4495,23 +4684,27 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `prompts/get` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "GetPromptRequestParamsMeta"))]
-    pub meta: ::std::option::Option<GetPromptRequestParamsMeta>,
-    /// Arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "GetPromptRequestParamsMeta",
+        )
+    )]
+    pub meta: ::std::option::Option<GetPromptRequestParamsMeta>,
+    /// Arguments to use for templating the prompt.
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
         )
     )]
     pub arguments: ::std::option::Option<
@@ -4520,7 +4713,7 @@ pub struct GetPromptRequestParams {
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4535,19 +4728,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/GetPromptRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4558,29 +4754,35 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/get request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4593,7 +4795,7 @@ crate::rt::open_object! {
 }
 
 /// A request to retrieve the result of a completed task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequest {
     pub jsonrpc: consts::V2_0,
@@ -4601,7 +4803,7 @@ pub struct GetTaskPayloadRequest {
     pub id: RequestId,
     pub params: GetTaskPayloadRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4615,14 +4817,14 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/GetTaskPayloadRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4635,24 +4837,24 @@ crate::rt::open_object! {
 /// The response to a tasks/result request.
 /// The structure matches the result type of the original request.
 /// For example, a tools/call task would return the CallToolResult structure.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4663,7 +4865,7 @@ crate::rt::open_object! {
 }
 
 /// A request to retrieve the state of a task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskRequest {
     pub jsonrpc: consts::V2_0,
@@ -4671,7 +4873,7 @@ pub struct GetTaskRequest {
     pub id: RequestId,
     pub params: GetTaskRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4685,14 +4887,14 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/GetTaskRequest/properties/params`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskRequestParams {
     /// The task identifier to query.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4703,35 +4905,38 @@ crate::rt::open_object! {
 }
 
 /// The response to a tasks/get request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// ISO 8601 timestamp when the task was created.
-    #[serde(rename = "createdAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[serde(rename = "lastUpdatedAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[serde(
-        rename = "pollInterval",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "pollInterval",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -4740,27 +4945,29 @@ pub struct GetTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[serde(
-        rename = "statusMessage",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "statusMessage",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     #[cfg_attr(
         feature = "schemars",
         schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
     )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4778,26 +4985,32 @@ crate::rt::open_object! {
 }
 
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
@@ -4814,11 +5027,17 @@ pub struct Icon {
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "IconTheme"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "IconTheme",
+        )
+    )]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4840,48 +5059,26 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/Icon/properties/theme`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum IconTheme {
     /// `dark`
-    #[serde(rename = "dark")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "dark"))]
     Dark,
     /// `light`
-    #[serde(rename = "light")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "light"))]
     Light,
 }
 
-impl IconTheme {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Dark, Self::Light];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Dark => "dark",
-            Self::Light => "light",
-        }
-    }
-}
-
-impl ::std::fmt::Display for IconTheme {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for IconTheme {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "dark" => Ok(Self::Dark),
-            "light" => Ok(Self::Light),
-            _ => Err(crate::rt::UnknownValue::new("IconTheme", s, "`dark`, `light`")),
-        }
+crate::rt::wire_enum! {
+    IconTheme {
+        Dark: "dark",
+        Light: "light",
     }
 }
 
 /// Base interface to add `icons` property.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Icons {
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4893,11 +5090,17 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4908,34 +5111,40 @@ crate::rt::open_object! {
 }
 
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
     /// The MIME type of the image. Different providers may support different image types.
-    #[serde(rename = "mimeType")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType"))]
     pub mime_type: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -4950,7 +5159,7 @@ crate::rt::open_object! {
 }
 
 /// Describes the MCP implementation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Implementation {
     /// An optional human-readable description of what this implementation does.
@@ -4958,8 +5167,14 @@ pub struct Implementation {
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -4970,8 +5185,14 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4981,20 +5202,29 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
-    #[serde(
-        rename = "websiteUrl",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "websiteUrl",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5010,7 +5240,7 @@ crate::rt::open_object! {
 }
 
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequest {
     pub jsonrpc: consts::V2_0,
@@ -5018,7 +5248,7 @@ pub struct InitializeRequest {
     pub id: RequestId,
     pub params: InitializeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5032,25 +5262,28 @@ crate::rt::open_object! {
 }
 
 /// Parameters for an `initialize` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "InitializeRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "InitializeRequestParamsMeta"))]
     pub meta: ::std::option::Option<InitializeRequestParamsMeta>,
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
-    #[serde(rename = "clientInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5066,19 +5299,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/InitializeRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5089,18 +5325,18 @@ crate::rt::open_object! {
 }
 
 /// After receiving an initialize request from the client, the server sends this response.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -5109,16 +5345,22 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
-    #[serde(rename = "protocolVersion")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
     pub protocol_version: ::std::string::String,
-    #[serde(rename = "serverInfo")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "serverInfo"))]
     pub server_info: Implementation,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5133,16 +5375,22 @@ crate::rt::open_object! {
 }
 
 /// This notification is sent from the client to the server after initialization has finished.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsInitialized,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5156,16 +5404,22 @@ crate::rt::open_object! {
 
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcErrorResponse {
     pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
+    )]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5188,9 +5442,9 @@ crate::rt::open_object! {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCMessage")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcMessage {
     /// The [`JsonRpcRequest`] arm.
     JsonRpcRequest(JsonRpcRequest),
@@ -5296,21 +5550,24 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5324,22 +5581,25 @@ crate::rt::open_object! {
 
 /// A request that expects a response.
 #[doc(alias = "JSONRPCRequest")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5361,9 +5621,9 @@ crate::rt::open_object! {
 /// - `JsonRpcResultResponse`: an object; requires `id`, `jsonrpc`, `result`
 /// - `JsonRpcErrorResponse`: an object; requires `error`, `error.code`, `error.message`, `jsonrpc`
 #[doc(alias = "JSONRPCResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum JsonRpcResponse {
     /// The [`JsonRpcResultResponse`] arm.
     JsonRpcResultResponse(JsonRpcResultResponse),
@@ -5429,14 +5689,14 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
 
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcResultResponse {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub result: ResultObject,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5450,34 +5710,52 @@ crate::rt::open_object! {
 
 /// Use TitledSingleSelectEnumSchema instead.
 /// This interface will be removed in a future version.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     pub r#type: consts::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    #[serde(
-        rename = "enumNames",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            rename = "enumNames",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5493,17 +5771,23 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of prompts and prompt templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5517,34 +5801,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a prompts/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5557,17 +5844,23 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resource templates the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5581,35 +5874,38 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/templates/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "resourceTemplates")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5622,17 +5918,23 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of resources the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5646,34 +5948,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5692,17 +5997,23 @@ crate::rt::open_object! {
 ///
 /// This request is typically used when the server needs to understand the file system
 /// structure or access specific locations that the client has permission to read from.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::RootsList,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParams",
+        )
+    )]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5718,25 +6029,25 @@ crate::rt::open_object! {
 /// The client's response to a roots/list request from the server.
 /// This result contains an array of Root objects, each representing a root directory
 /// or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub roots: ::std::vec::Vec<Root>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5748,17 +6059,23 @@ crate::rt::open_object! {
 }
 
 /// A request to retrieve a list of tasks.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksList,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5772,34 +6089,37 @@ crate::rt::open_object! {
 }
 
 /// The response to a tasks/list request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tasks: ::std::vec::Vec<Task>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5812,17 +6132,23 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request a list of tools the server has.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5836,34 +6162,37 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a tools/list request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5881,102 +6210,57 @@ crate::rt::open_object! {
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
-    #[serde(rename = "alert")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "alert"))]
     Alert,
     /// `critical`
-    #[serde(rename = "critical")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "critical"))]
     Critical,
     /// `debug`
-    #[serde(rename = "debug")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "debug"))]
     Debug,
     /// `emergency`
-    #[serde(rename = "emergency")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "emergency"))]
     Emergency,
     /// `error`
-    #[serde(rename = "error")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "error"))]
     Error,
     /// `info`
-    #[serde(rename = "info")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "info"))]
     Info,
     /// `notice`
-    #[serde(rename = "notice")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "notice"))]
     Notice,
     /// `warning`
-    #[serde(rename = "warning")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
 }
 
-impl LoggingLevel {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Alert,
-        Self::Critical,
-        Self::Debug,
-        Self::Emergency,
-        Self::Error,
-        Self::Info,
-        Self::Notice,
-        Self::Warning,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Alert => "alert",
-            Self::Critical => "critical",
-            Self::Debug => "debug",
-            Self::Emergency => "emergency",
-            Self::Error => "error",
-            Self::Info => "info",
-            Self::Notice => "notice",
-            Self::Warning => "warning",
-        }
-    }
-}
-
-impl ::std::fmt::Display for LoggingLevel {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for LoggingLevel {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "alert" => Ok(Self::Alert),
-            "critical" => Ok(Self::Critical),
-            "debug" => Ok(Self::Debug),
-            "emergency" => Ok(Self::Emergency),
-            "error" => Ok(Self::Error),
-            "info" => Ok(Self::Info),
-            "notice" => Ok(Self::Notice),
-            "warning" => Ok(Self::Warning),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "LoggingLevel",
-                        s,
-                        "`alert`, `critical`, `debug`, `emergency`, `error`, `info`, `notice`, `warning`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    LoggingLevel {
+        Alert: "alert",
+        Critical: "critical",
+        Debug: "debug",
+        Emergency: "emergency",
+        Error: "error",
+        Info: "info",
+        Notice: "notice",
+        Warning: "warning",
     }
 }
 
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsMessage,
     pub params: LoggingMessageNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -5989,18 +6273,18 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/message` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -6010,11 +6294,17 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6031,7 +6321,7 @@ crate::rt::open_object! {
 ///
 /// Keys not declared here are currently left unspecified by the spec and are up
 /// to the client to interpret.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelHint {
     /// A hint for a model name.
@@ -6043,11 +6333,17 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6068,18 +6364,21 @@ crate::rt::open_object! {
 /// These preferences are always advisory. The client MAY ignore them. It is also
 /// up to the client to decide how to interpret these preferences and how to
 /// balance them against other considerations.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[serde(
-        rename = "costPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "costPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -6088,31 +6387,43 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<ModelHint>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<ModelHint>",
+        )
+    )]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[serde(
-        rename = "intelligencePriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "intelligencePriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[serde(
-        rename = "speedPriority",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "speedPriority",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6131,9 +6442,9 @@ crate::rt::open_object! {
 ///
 /// - `UntitledMultiSelectEnumSchema`: an object; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; requires `items`, `items.anyOf`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum MultiSelectEnumSchema {
     /// The [`UntitledMultiSelectEnumSchema`] arm.
     UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
@@ -6213,20 +6524,23 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6237,24 +6551,24 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6264,27 +6578,57 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub default: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6302,65 +6646,41 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
-    #[serde(rename = "integer")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "integer"))]
     Integer,
     /// `number`
-    #[serde(rename = "number")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
     Number,
 }
 
-impl NumberSchemaType {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Integer, Self::Number];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Integer => "integer",
-            Self::Number => "number",
-        }
+crate::rt::wire_enum! {
+    NumberSchemaType {
+        Integer: "integer",
+        Number: "number",
     }
 }
 
-impl ::std::fmt::Display for NumberSchemaType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for NumberSchemaType {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "integer" => Ok(Self::Integer),
-            "number" => Ok(Self::Number),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "NumberSchemaType",
-                        s,
-                        "`integer`, `number`",
-                    ),
-                )
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParams",
+        )
+    )]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6374,24 +6694,33 @@ crate::rt::open_object! {
 }
 
 /// Common parameters for paginated requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "PaginatedRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "PaginatedRequestParamsMeta"))]
     pub meta: ::std::option::Option<PaginatedRequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6405,19 +6734,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/PaginatedRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6427,33 +6759,36 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[serde(
-        rename = "nextCursor",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "nextCursor",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6465,17 +6800,23 @@ crate::rt::open_object! {
 }
 
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::Ping,
     pub id: RequestId,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParams",
+        )
+    )]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6503,9 +6844,9 @@ crate::rt::open_object! {
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum PrimitiveSchemaDefinition {
     /// The [`StringSchema`] arm.
     StringSchema(StringSchema),
@@ -6721,14 +7062,14 @@ impl ::std::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition 
 }
 
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsProgress,
     pub params: ProgressNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6741,37 +7082,49 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/progress` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional message describing the current progress.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
-    #[serde(rename = "progressToken")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "serde_json::Number"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Number",
+        )
+    )]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6793,9 +7146,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ProgressToken {
     /// The arm for a string.
     String(::std::string::String),
@@ -6855,29 +7208,41 @@ impl ::std::convert::From<i64> for ProgressToken {
 }
 
 /// A prompt or prompt template that the server offers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<PromptArgument>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<PromptArgument>",
+        )
+    )]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6888,8 +7253,14 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6899,11 +7270,17 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6919,18 +7296,30 @@ crate::rt::open_object! {
 }
 
 /// Describes an argument that a prompt can accept.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6938,11 +7327,17 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6956,16 +7351,22 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6981,13 +7382,13 @@ crate::rt::open_object! {
 ///
 /// This is similar to `SamplingMessage`, but also supports the embedding of
 /// resources from the MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptMessage {
     pub content: ContentBlock,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -6999,7 +7400,7 @@ crate::rt::open_object! {
 }
 
 /// Identifies a prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptReference {
     pub r#type: consts::RefPrompt,
@@ -7011,11 +7412,17 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7028,7 +7435,7 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to the server, to read a specific resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequest {
     pub jsonrpc: consts::V2_0,
@@ -7036,7 +7443,7 @@ pub struct ReadResourceRequest {
     pub id: RequestId,
     pub params: ReadResourceRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7050,21 +7457,24 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `resources/read` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ReadResourceRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ReadResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ReadResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7078,19 +7488,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7101,25 +7514,25 @@ crate::rt::open_object! {
 }
 
 /// The server's response to a resources/read request from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7138,9 +7551,9 @@ crate::rt::open_object! {
 ///
 /// - `TextResourceContents`: an object; requires `text`, `uri`
 /// - `BlobResourceContents`: an object; requires `blob`, `uri`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum ReadResourceResultContentsItem {
     /// The [`TextResourceContents`] arm.
     TextResourceContents(TextResourceContents),
@@ -7201,14 +7614,14 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RelatedTaskMetadata {
     /// The task identifier this message is associated with.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7218,20 +7631,23 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7250,9 +7666,9 @@ crate::rt::open_object! {
 ///
 /// - `String`: a string
 /// - `Integer`: an integer
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum RequestId {
     /// The arm for a string.
     String(::std::string::String),
@@ -7312,19 +7728,22 @@ impl ::std::convert::From<i64> for RequestId {
 }
 
 /// Common params for any request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7337,19 +7756,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/RequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7360,31 +7782,43 @@ crate::rt::open_object! {
 }
 
 /// A known resource that the server is capable of reading.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7395,24 +7829,39 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7420,13 +7869,19 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7445,34 +7900,37 @@ crate::rt::open_object! {
 }
 
 /// The contents of a specific resource or sub-resource.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7487,32 +7945,44 @@ crate::rt::open_object! {
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
 ///
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7523,24 +7993,39 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7548,13 +8033,19 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7574,16 +8065,22 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7596,21 +8093,24 @@ crate::rt::open_object! {
 }
 
 /// Common parameters when working with resources.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ResourceRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7624,19 +8124,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/ResourceRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7647,31 +8150,43 @@ crate::rt::open_object! {
 }
 
 /// A template description for resources available on the server.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7682,16 +8197,25 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -7701,14 +8225,20 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
-    #[serde(rename = "uriTemplate")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
     pub uri_template: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7726,14 +8256,14 @@ crate::rt::open_object! {
 }
 
 /// A reference to a resource or resource template definition.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplateReference {
     pub r#type: consts::RefResource,
     /// The URI or URI template of the resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7745,14 +8275,14 @@ crate::rt::open_object! {
 }
 
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesUpdated,
     pub params: ResourceUpdatedNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7765,18 +8295,18 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/resources/updated` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7784,7 +8314,7 @@ pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7796,24 +8326,24 @@ crate::rt::open_object! {
 }
 
 #[doc(alias = "Result")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7826,59 +8356,37 @@ crate::rt::open_object! {
 /// The sender or recipient of messages and data in a conversation.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
-    #[serde(rename = "assistant")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "assistant"))]
     Assistant,
     /// `user`
-    #[serde(rename = "user")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
 }
 
-impl Role {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Assistant, Self::User];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Assistant => "assistant",
-            Self::User => "user",
-        }
-    }
-}
-
-impl ::std::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for Role {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "assistant" => Ok(Self::Assistant),
-            "user" => Ok(Self::User),
-            _ => Err(crate::rt::UnknownValue::new("Role", s, "`assistant`, `user`")),
-        }
+crate::rt::wire_enum! {
+    Role {
+        Assistant: "assistant",
+        User: "user",
     }
 }
 
 /// Represents a root directory or file that the server can operate on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7886,15 +8394,21 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
     /// other URI schemes.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7909,16 +8423,22 @@ crate::rt::open_object! {
 /// A notification from the client to the server, informing it that the list of roots has changed.
 /// This notification should be sent whenever the client adds, removes, or modifies any root.
 /// The server should then request an updated list of roots using the ListRootsRequest.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsRootsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7931,18 +8451,18 @@ crate::rt::open_object! {
 }
 
 /// Describes a message issued to or received from an LLM API.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -7950,7 +8470,7 @@ pub struct SamplingMessage {
     pub content: SamplingMessageContent,
     pub role: Role,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -7974,9 +8494,9 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContent {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -8195,9 +8715,9 @@ for SamplingMessageContent {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SamplingMessageContentBlock {
     /// The [`TextContent`] arm.
     TextContent(TextContent),
@@ -8324,24 +8844,28 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 }
 
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub experimental: ::std::option::Option<
@@ -8351,32 +8875,59 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesPrompts"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesPrompts",
+        )
+    )]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesResources"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesResources",
+        )
+    )]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server supports task-augmented requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTasks"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTasks",
+        )
+    )]
     pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
     /// Present if the server offers any tools to call.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTools"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTools",
+        )
+    )]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8395,19 +8946,22 @@ crate::rt::open_object! {
 /// Present if the server offers any prompt templates.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/prompts`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8420,23 +8974,32 @@ crate::rt::open_object! {
 /// Present if the server offers any resources to read.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/resources`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
+    )]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8450,33 +9013,45 @@ crate::rt::open_object! {
 /// Present if the server supports task-augmented requests.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this server supports tasks/list.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ServerCapabilitiesTasksRequests"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTasksRequests",
+        )
+    )]
     pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8491,18 +9066,21 @@ crate::rt::open_object! {
 /// Specifies which request types can be augmented with tasks.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "ServerCapabilitiesTasksRequestsTools")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ServerCapabilitiesTasksRequestsTools",
+        )
     )]
     pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8515,20 +9093,23 @@ crate::rt::open_object! {
 /// Task support for tool-related requests.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tasks/properties/requests/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub call: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8541,19 +9122,22 @@ crate::rt::open_object! {
 /// Present if the server offers any tools to call.
 ///
 /// Anonymous in the schema at `#/$defs/ServerCapabilities/properties/tools`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[serde(
-        rename = "listChanged",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "listChanged",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8564,7 +9148,7 @@ crate::rt::open_object! {
 }
 
 /// A request from the client to the server, to enable or adjust logging.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequest {
     pub jsonrpc: consts::V2_0,
@@ -8572,7 +9156,7 @@ pub struct SetLevelRequest {
     pub id: RequestId,
     pub params: SetLevelRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8586,21 +9170,24 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `logging/setLevel` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "SetLevelRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "SetLevelRequestParamsMeta"))]
     pub meta: ::std::option::Option<SetLevelRequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8614,19 +9201,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SetLevelRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8642,9 +9232,9 @@ crate::rt::open_object! {
 ///
 /// - `UntitledSingleSelectEnumSchema`: an object; requires `enum`, `type`
 /// - `TitledSingleSelectEnumSchema`: an object; requires `oneOf`, `type`
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[cfg_attr(feature = "schemars", schemars(untagged))]
 pub enum SingleSelectEnumSchema {
     /// The [`UntitledSingleSelectEnumSchema`] arm.
     UntitledSingleSelectEnumSchema(UntitledSingleSelectEnumSchema),
@@ -8703,38 +9293,68 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "StringSchemaFormat"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "StringSchemaFormat",
+        )
+    )]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[serde(
-        rename = "maxLength",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxLength",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[serde(
-        rename = "minLength",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minLength",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8753,71 +9373,34 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
-    #[serde(rename = "date")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "date"))]
     Date,
     /// `date-time`
-    #[serde(rename = "date-time")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "date-time"))]
     DateTime,
     /// `email`
-    #[serde(rename = "email")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "email"))]
     Email,
     /// `uri`
-    #[serde(rename = "uri")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
     Uri,
 }
 
-impl StringSchemaFormat {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Date,
-        Self::DateTime,
-        Self::Email,
-        Self::Uri,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Date => "date",
-            Self::DateTime => "date-time",
-            Self::Email => "email",
-            Self::Uri => "uri",
-        }
-    }
-}
-
-impl ::std::fmt::Display for StringSchemaFormat {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for StringSchemaFormat {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "date" => Ok(Self::Date),
-            "date-time" => Ok(Self::DateTime),
-            "email" => Ok(Self::Email),
-            "uri" => Ok(Self::Uri),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "StringSchemaFormat",
-                        s,
-                        "`date`, `date-time`, `email`, `uri`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    StringSchemaFormat {
+        Date: "date",
+        DateTime: "date-time",
+        Email: "email",
+        Uri: "uri",
     }
 }
 
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequest {
     pub jsonrpc: consts::V2_0,
@@ -8825,7 +9408,7 @@ pub struct SubscribeRequest {
     pub id: RequestId,
     pub params: SubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8839,21 +9422,24 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `resources/subscribe` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "SubscribeRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "SubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<SubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8867,19 +9453,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/SubscribeRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8890,22 +9479,25 @@ crate::rt::open_object! {
 }
 
 /// Data associated with a task.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Task {
     /// ISO 8601 timestamp when the task was created.
-    #[serde(rename = "createdAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[serde(rename = "lastUpdatedAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[serde(
-        rename = "pollInterval",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "pollInterval",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -8914,27 +9506,29 @@ pub struct Task {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[serde(
-        rename = "statusMessage",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "statusMessage",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     #[cfg_attr(
         feature = "schemars",
         schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
     )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8951,16 +9545,19 @@ crate::rt::open_object! {
 }
 
 /// Common params for any task-augmented request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TaskAugmentedRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "TaskAugmentedRequestParamsMeta"))]
     pub meta: ::std::option::Option<TaskAugmentedRequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -8968,11 +9565,17 @@ pub struct TaskAugmentedRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "TaskMetadata"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "TaskMetadata",
+        )
+    )]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -8986,19 +9589,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/TaskAugmentedRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9010,15 +9616,21 @@ crate::rt::open_object! {
 
 /// Metadata for augmenting a request with task execution.
 /// Include this in the `task` field of the request parameters.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
+    )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9031,84 +9643,45 @@ crate::rt::open_object! {
 /// The status of a task.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum TaskStatus {
     /// `cancelled`
-    #[serde(rename = "cancelled")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "cancelled"))]
     Cancelled,
     /// `completed`
-    #[serde(rename = "completed")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "completed"))]
     Completed,
     /// `failed`
-    #[serde(rename = "failed")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "failed"))]
     Failed,
     /// `input_required`
-    #[serde(rename = "input_required")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "input_required"))]
     InputRequired,
     /// `working`
-    #[serde(rename = "working")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "working"))]
     Working,
 }
 
-impl TaskStatus {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[
-        Self::Cancelled,
-        Self::Completed,
-        Self::Failed,
-        Self::InputRequired,
-        Self::Working,
-    ];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Cancelled => "cancelled",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::InputRequired => "input_required",
-            Self::Working => "working",
-        }
-    }
-}
-
-impl ::std::fmt::Display for TaskStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for TaskStatus {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "cancelled" => Ok(Self::Cancelled),
-            "completed" => Ok(Self::Completed),
-            "failed" => Ok(Self::Failed),
-            "input_required" => Ok(Self::InputRequired),
-            "working" => Ok(Self::Working),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "TaskStatus",
-                        s,
-                        "`cancelled`, `completed`, `failed`, `input_required`, `working`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    TaskStatus {
+        Cancelled: "cancelled",
+        Completed: "completed",
+        Failed: "failed",
+        InputRequired: "input_required",
+        Working: "working",
     }
 }
 
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsTasksStatus,
     pub params: TaskStatusNotificationParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9121,35 +9694,38 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `notifications/tasks/status` notification.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// ISO 8601 timestamp when the task was created.
-    #[serde(rename = "createdAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "createdAt"))]
     pub created_at: ::std::string::String,
     /// ISO 8601 timestamp when the task was last updated.
-    #[serde(rename = "lastUpdatedAt")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[serde(
-        rename = "pollInterval",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "pollInterval",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -9158,27 +9734,29 @@ pub struct TaskStatusNotificationParams {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[serde(
-        rename = "statusMessage",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "statusMessage",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
-    #[serde(rename = "taskId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
     pub task_id: ::std::string::String,
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[serde(deserialize_with = "crate::rt::serde_helpers::required_nullable")]
     #[cfg_attr(
         feature = "schemars",
         schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
     )]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9196,31 +9774,37 @@ crate::rt::open_object! {
 }
 
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Annotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "Annotations",
+        )
+    )]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9233,36 +9817,39 @@ crate::rt::open_object! {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[serde(
-        rename = "mimeType",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "mimeType",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
     /// The URI of this resource.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9276,45 +9863,66 @@ crate::rt::open_object! {
 }
 
 /// Schema for multiple-selection enumeration with display titles for each option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9333,14 +9941,14 @@ crate::rt::open_object! {
 /// Schema for array items with enum options and display labels.
 ///
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItems {
     /// Array of enum options with values and display labels.
-    #[serde(rename = "anyOf")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "anyOf"))]
     pub any_of: ::std::vec::Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9351,7 +9959,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
@@ -9359,7 +9967,7 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// Display title for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9371,27 +9979,45 @@ crate::rt::open_object! {
 }
 
 /// Schema for single-selection enumeration with display titles for each option.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
-    #[serde(rename = "oneOf")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "oneOf"))]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9406,7 +10032,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
@@ -9414,7 +10040,7 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// Display label for this option.
     pub title: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9426,18 +10052,18 @@ crate::rt::open_object! {
 }
 
 /// Definition for a tool the client can call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9445,18 +10071,36 @@ pub struct Tool {
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolAnnotations"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolAnnotations",
+        )
+    )]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Execution-related properties for this tool.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolExecution"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolExecution",
+        )
+    )]
     pub execution: ::std::option::Option<ToolExecution>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9467,11 +10111,17 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::vec::Vec<Icon>"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<Icon>",
+        )
+    )]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
-    #[serde(rename = "inputSchema")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
     pub input_schema: ToolInputSchema,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -9480,12 +10130,15 @@ pub struct Tool {
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     /// Currently restricted to type: "object" at the root level.
-    #[serde(
-        rename = "outputSchema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "outputSchema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolOutputSchema",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -9493,11 +10146,17 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9523,7 +10182,7 @@ crate::rt::open_object! {
 ///
 /// Clients should never make tool use decisions based on ToolAnnotations
 /// received from untrusted servers.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolAnnotations {
     /// If true, the tool may perform destructive updates to its environment.
@@ -9532,12 +10191,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[serde(
-        rename = "destructiveHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "destructiveHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -9545,12 +10207,15 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[serde(
-        rename = "idempotentHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "idempotentHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -9558,29 +10223,41 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[serde(
-        rename = "openWorldHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "openWorldHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[serde(
-        rename = "readOnlyHint",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "readOnlyHint",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9595,18 +10272,24 @@ crate::rt::open_object! {
 }
 
 /// Controls tool selection behavior for sampling requests.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolChoice {
     /// Controls the tool use ability of the model:
     /// - "auto": Model decides whether to use tools (default)
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolChoiceMode"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolChoiceMode",
+        )
+    )]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9624,61 +10307,30 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ToolChoice/properties/mode`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ToolChoiceMode {
     /// `auto`
-    #[serde(rename = "auto")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "auto"))]
     Auto,
     /// `none`
-    #[serde(rename = "none")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "none"))]
     None,
     /// `required`
-    #[serde(rename = "required")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
     Required,
 }
 
-impl ToolChoiceMode {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Auto, Self::None, Self::Required];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Auto => "auto",
-            Self::None => "none",
-            Self::Required => "required",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ToolChoiceMode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ToolChoiceMode {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "none" => Ok(Self::None),
-            "required" => Ok(Self::Required),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ToolChoiceMode",
-                        s,
-                        "`auto`, `none`, `required`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ToolChoiceMode {
+        Auto: "auto",
+        None: "none",
+        Required: "required",
     }
 }
 
 /// Execution-related properties for a tool.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolExecution {
     /// Indicates whether this tool supports task-augmented execution.
@@ -9690,15 +10342,18 @@ pub struct ToolExecution {
     /// - "required": Tool requires task-augmented execution
     ///
     /// Default: "forbidden"
-    #[serde(
-        rename = "taskSupport",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "taskSupport",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ToolExecutionTaskSupport",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ToolExecutionTaskSupport"))]
     pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9721,78 +10376,51 @@ crate::rt::open_object! {
 /// Anonymous in the schema at `#/$defs/ToolExecution/properties/taskSupport`.
 ///
 /// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ToolExecutionTaskSupport {
     /// `forbidden`
-    #[serde(rename = "forbidden")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "forbidden"))]
     Forbidden,
     /// `optional`
-    #[serde(rename = "optional")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "optional"))]
     Optional,
     /// `required`
-    #[serde(rename = "required")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
     Required,
 }
 
-impl ToolExecutionTaskSupport {
-    /// Every value, in wire order.
-    pub const ALL: &'static [Self] = &[Self::Forbidden, Self::Optional, Self::Required];
-    /// The wire spelling.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Forbidden => "forbidden",
-            Self::Optional => "optional",
-            Self::Required => "required",
-        }
-    }
-}
-
-impl ::std::fmt::Display for ToolExecutionTaskSupport {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::std::str::FromStr for ToolExecutionTaskSupport {
-    type Err = crate::rt::UnknownValue;
-    fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
-        match s {
-            "forbidden" => Ok(Self::Forbidden),
-            "optional" => Ok(Self::Optional),
-            "required" => Ok(Self::Required),
-            _ => {
-                Err(
-                    crate::rt::UnknownValue::new(
-                        "ToolExecutionTaskSupport",
-                        s,
-                        "`forbidden`, `optional`, `required`",
-                    ),
-                )
-            }
-        }
+crate::rt::wire_enum! {
+    ToolExecutionTaskSupport {
+        Forbidden: "forbidden",
+        Optional: "optional",
+        Required: "required",
     }
 }
 
 /// A JSON Schema object defining the expected parameters for the tool.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/inputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-    pub schema: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            rename = "$schema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
+    pub schema: ::std::option::Option<::std::string::String>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub properties: ::std::option::Option<
@@ -9801,14 +10429,17 @@ pub struct ToolInputSchema {
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9822,16 +10453,22 @@ crate::rt::open_object! {
 }
 
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "NotificationParams"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "NotificationParams",
+        )
+    )]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9850,22 +10487,26 @@ crate::rt::open_object! {
 /// Currently restricted to type: "object" at the root level.
 ///
 /// Anonymous in the schema at `#/$defs/Tool/properties/outputSchema`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     pub r#type: consts::Object,
-    #[serde(
-        rename = "$schema",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
-    pub schema: ::std::option::Option<::std::string::String>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
         schemars(
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"
+            rename = "$schema",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
+    pub schema: ::std::option::Option<::std::string::String>,
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
         )
     )]
     pub properties: ::std::option::Option<
@@ -9874,14 +10515,17 @@ pub struct ToolOutputSchema {
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9895,7 +10539,7 @@ crate::rt::open_object! {
 }
 
 /// The result of a tool use, provided by the user back to the assistant.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResultContent {
     pub r#type: consts::ToolResult,
@@ -9903,14 +10547,14 @@ pub struct ToolResultContent {
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9924,24 +10568,27 @@ pub struct ToolResultContent {
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    #[serde(
-        rename = "isError",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "isError",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "bool",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result object.
     ///
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
-    #[serde(
-        rename = "structuredContent",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "structuredContent",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9949,10 +10596,10 @@ pub struct ToolResultContent {
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous ToolUseContent.
-    #[serde(rename = "toolUseId")]
+    #[cfg_attr(feature = "schemars", schemars(rename = "toolUseId"))]
     pub tool_use_id: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -9968,7 +10615,7 @@ crate::rt::open_object! {
 }
 
 /// A request from the assistant to call a tool.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolUseContent {
     pub r#type: consts::ToolUse,
@@ -9976,14 +10623,14 @@ pub struct ToolUseContent {
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
-    )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "serde_json::Map<::std::string::String,serde_json::Value>")
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "serde_json::Map<::std::string::String,serde_json::Value>",
+        )
     )]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
@@ -9997,7 +10644,7 @@ pub struct ToolUseContent {
     /// The name of the tool to call.
     pub name: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10012,7 +10659,7 @@ crate::rt::open_object! {
 }
 
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequest {
     pub jsonrpc: consts::V2_0,
@@ -10020,7 +10667,7 @@ pub struct UnsubscribeRequest {
     pub id: RequestId,
     pub params: UnsubscribeRequestParams,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10034,21 +10681,24 @@ crate::rt::open_object! {
 }
 
 /// Parameters for a `resources/unsubscribe` request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "_meta",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "UnsubscribeRequestParamsMeta",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "UnsubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<UnsubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10062,19 +10712,22 @@ crate::rt::open_object! {
 /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 ///
 /// Anonymous in the schema at `#/$defs/UnsubscribeRequestParams/properties/_meta`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[serde(
-        rename = "progressToken",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "progressToken",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "ProgressToken",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10085,45 +10738,66 @@ crate::rt::open_object! {
 }
 
 /// Schema for multiple-selection enumeration without display titles for options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "::std::vec::Vec<::std::string::String>")
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::vec::Vec<::std::string::String>",
+        )
     )]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[serde(
-        rename = "maxItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "maxItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[serde(
-        rename = "minItems",
-        default,
-        skip_serializing_if = "::std::option::Option::is_none",
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            rename = "minItems",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "i64",
+        )
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10142,14 +10816,14 @@ crate::rt::open_object! {
 /// Schema for the array items.
 ///
 /// Anonymous in the schema at `#/$defs/UntitledMultiSelectEnumSchema/properties/items`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledMultiSelectEnumSchemaItems {
     pub r#type: consts::String,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10161,26 +10835,44 @@ crate::rt::open_object! {
 }
 
 /// Schema for single-selection enumeration without display titles for options.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UntitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "::std::string::String"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "::std::string::String",
+        )
+    )]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10196,16 +10888,22 @@ crate::rt::open_object! {
 
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 #[doc(alias = "URLElicitationRequiredError")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredError {
     pub jsonrpc: consts::V2_0,
     pub error: UrlElicitationRequiredErrorError,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    #[cfg_attr(feature = "schemars", schemars(with = "RequestId"))]
+    #[cfg_attr(
+        feature = "schemars",
+        schemars(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            with = "RequestId",
+        )
+    )]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10218,7 +10916,7 @@ crate::rt::open_object! {
 }
 
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorError {
     /// The error type that occurred.
@@ -10228,7 +10926,7 @@ pub struct UrlElicitationRequiredErrorError {
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 
@@ -10243,12 +10941,12 @@ crate::rt::open_object! {
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 ///
 /// Anonymous in the schema at `#/$defs/URLElicitationRequiredError/properties/error/properties/data`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UrlElicitationRequiredErrorErrorData {
     pub elicitations: ::std::vec::Vec<ElicitRequestUrlParams>,
     /// Properties not named above, kept and written back: the schema allows them.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "schemars", schemars(flatten))]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
 

@@ -60,10 +60,13 @@ pub fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
     Ok(out)
 }
 
-/// The runtime macros the generated modules invoke once per type: `Deserialize` for an
-/// open object, and `Deserialize` with the arm table of a union.
+/// The runtime macros the generated modules invoke once per type, for its serde impls:
+/// an open object, a closed one, a union (with its arm table), a string enum.
 pub const OPEN_OBJECT: &str = "open_object";
+pub const CLOSED_OBJECT: &str = "closed_object";
 pub const UNION_ARMS: &str = "union_arms";
+pub const WIRE_ENUM: &str = "wire_enum";
+const TYPE_MACROS: [&str; 4] = [OPEN_OBJECT, CLOSED_OBJECT, UNION_ARMS, WIRE_ENUM];
 
 /// prettyplease flows the tokens of a macro invocation like a paragraph; the invocations
 /// of the runtime's per-type macros (`Name { entry, entry, ... }`) are rewritten one entry
@@ -73,13 +76,13 @@ fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
     let is_ours = |path: &syn::Path| {
         path.segments
             .last()
-            .is_some_and(|s| s.ident == OPEN_OBJECT || s.ident == UNION_ARMS)
+            .is_some_and(|s| TYPE_MACROS.iter().any(|m| s.ident == m))
     };
     let mut bodies = file.items.iter().filter_map(|item| match item {
         syn::Item::Macro(m) if is_ours(&m.mac.path) => Some(macro_body(&m.mac.tokens)),
         _ => None,
     });
-    let starts = [OPEN_OBJECT, UNION_ARMS].map(|m| format!("crate::rt::{m}! {{"));
+    let starts = TYPE_MACROS.map(|m| format!("crate::rt::{m}! {{"));
     let mut out = String::with_capacity(text.len());
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
@@ -179,11 +182,6 @@ pub fn wire_text_impls(
     strings: &[impl AsRef<str>],
 ) -> TokenStream {
     let strings: Vec<&str> = strings.iter().map(AsRef::as_ref).collect();
-    let list = strings
-        .iter()
-        .map(|s| format!("`{s}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
     quote! {
         impl ::std::fmt::Display for #name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -196,7 +194,7 @@ pub fn wire_text_impls(
             fn from_str(s: &str) -> ::std::result::Result<Self, Self::Err> {
                 match s {
                     #( #strings => Ok(Self::#variants), )*
-                    _ => Err(crate::rt::UnknownValue::new(#label, s, #list)),
+                    _ => Err(crate::rt::UnknownValue::new(#label, s, &[ #( #strings ),* ])),
                 }
             }
         }

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::rust::{OPEN_OBJECT, UNION_ARMS, doc_attrs, header, ident, pretty, wire_text_impls};
+use super::rust::{
+    CLOSED_OBJECT, OPEN_OBJECT, UNION_ARMS, WIRE_ENUM, doc_attrs, header, ident, pretty,
+};
 use crate::Error;
 use crate::docs;
 use crate::model::{
@@ -165,7 +167,7 @@ impl Emitter {
         }
     }
 
-    fn derives(&self, t: &TypeDef, extra: TokenStream) -> TokenStream {
+    fn derives(&self, t: &TypeDef) -> TokenStream {
         let eq = if t.eq_hash {
             quote!(Eq, Hash,)
         } else {
@@ -177,7 +179,7 @@ impl Emitter {
             quote!()
         };
         quote! {
-            #[derive(Debug, Clone, PartialEq, #eq #default #extra)]
+            #[derive(Debug, Clone, PartialEq, #eq #default)]
             #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         }
     }
@@ -188,6 +190,8 @@ impl Emitter {
         let mut doc = self.docs(f.description.as_deref());
         let wire = &f.wire;
         let bare = f.name.strip_prefix("r#").unwrap_or(&f.name);
+        // The serde impls come from the runtime's macros; these attributes tell the
+        // `schemars` derive what they do.
         let rename = if bare != wire {
             quote!(rename = #wire,)
         } else {
@@ -204,16 +208,13 @@ impl Emitter {
             )),
             _ => None,
         }
-        .map(|with| quote!(#[cfg_attr(feature = "schemars", schemars(with = #with))]));
+        .map(|with| quote!(with = #with,));
         let (ty, attrs) = match (f.required, f.nullable) {
             (true, false) => (inner, quote!()),
             (true, true) => {
                 doc.push(String::new());
                 doc.push("Required, and may be `null`: `None` is written as `null`.".to_string());
-                (
-                    quote!(::std::option::Option<#inner>),
-                    quote!(deserialize_with = "crate::rt::serde_helpers::required_nullable",),
-                )
+                (quote!(::std::option::Option<#inner>), quote!())
             }
             (false, false) => (
                 quote!(::std::option::Option<#inner>),
@@ -230,18 +231,17 @@ impl Emitter {
                     quote!(
                         default,
                         skip_serializing_if = "::std::option::Option::is_none",
-                        deserialize_with = "crate::rt::serde_helpers::optional_nullable",
                     ),
                 )
             }
         };
-        let serde = if rename.is_empty() && attrs.is_empty() {
+        let schema = if rename.is_empty() && attrs.is_empty() && schema_with.is_none() {
             quote!()
         } else {
-            quote!(#[serde(#rename #attrs)])
+            quote!(#[cfg_attr(feature = "schemars", schemars(#rename #attrs #schema_with))])
         };
         let doc = doc_attrs(&doc);
-        quote! { #doc #serde #schema_with pub #name: #ty, }
+        quote! { #doc #schema pub #name: #ty, }
     }
 
     fn struct_def(
@@ -253,13 +253,7 @@ impl Emitter {
         additional: Option<&TypeRef>,
     ) -> TokenStream {
         let name = ident(&t.name);
-        // An open object decodes through `rt::open_object!`: serde's `flatten` would
-        // buffer every property of the object before decoding any of them.
-        let derives = if additional.is_some() {
-            self.derives(t, quote!(serde::Serialize))
-        } else {
-            self.derives(t, quote!(serde::Serialize, serde::Deserialize))
-        };
+        let derives = self.derives(t);
         // Constant properties (a union's tag among them) first: a reader that streams
         // learns the arm of a union before the rest of the object.
         let fields: Vec<Field> = fields
@@ -269,20 +263,20 @@ impl Emitter {
             .cloned()
             .collect();
         let fields = fields.as_slice();
-        let open_impl = additional.map(|_| self.open_deserialize(t, fields));
+        let serde_impls = self.object_impls(t, fields, additional.is_some());
         let fields = fields.iter().map(|f| self.field(f));
         let extra = additional.map(|ty| {
             let ty = self.ty(&TypeRef::Map(Box::new(ty.clone())));
             quote! {
                 /// Properties not named above, kept and written back: the schema allows them.
-                #[serde(flatten)]
+                #[cfg_attr(feature = "schemars", schemars(flatten))]
                 pub extra: #ty,
             }
         });
         // `additionalProperties: false`: a property the schema does not name is an error.
         let closed = additional
             .is_none()
-            .then(|| quote!(#[serde(deny_unknown_fields)]));
+            .then(|| quote!(#[cfg_attr(feature = "schemars", schemars(deny_unknown_fields))]));
         let doc = doc_attrs(&doc);
         quote! {
             #doc
@@ -293,14 +287,15 @@ impl Emitter {
                 #( #fields )*
                 #extra
             }
-            #open_impl
+            #serde_impls
         }
     }
 
-    /// `Deserialize` for an object with `extra` (`rt::open_object!`): one pass over the
-    /// properties, each named one decoded into its field and every other one into
-    /// `extra`.
-    fn open_deserialize(&self, t: &TypeDef, fields: &[Field]) -> TokenStream {
+    /// The serde impls of an object: `rt::open_object!` for one with `extra` (one pass
+    /// over the properties, each named one decoded into its field and every other one
+    /// into `extra`; serde's `flatten` would buffer them all first), `rt::closed_object!`
+    /// for one without.
+    fn object_impls(&self, t: &TypeDef, fields: &[Field], open: bool) -> TokenStream {
         let name = ident(&t.name);
         let fields = fields.iter().map(|f| {
             let field = ident(&f.name);
@@ -312,7 +307,7 @@ impl Emitter {
             };
             quote!(#field: #wire #how)
         });
-        let mac = format_ident!("{}", OPEN_OBJECT);
+        let mac = format_ident!("{}", if open { OPEN_OBJECT } else { CLOSED_OBJECT });
         quote! {
             crate::rt::#mac! {
                 #name { #( #fields, )* }
@@ -342,24 +337,22 @@ impl Emitter {
         );
         let doc = doc_attrs(&doc);
         let variant_docs = values.iter().map(|v| format!(" `{v}`"));
-        let text_impls = wire_text_impls(&name, &t.name, &variants, values);
+        let mac = format_ident!("{}", WIRE_ENUM);
         quote! {
             #doc
             #alias
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
             #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
             pub enum #name {
-                #( #[doc = #variant_docs] #[serde(rename = #values)] #variants, )*
+                #(
+                    #[doc = #variant_docs]
+                    #[cfg_attr(feature = "schemars", schemars(rename = #values))]
+                    #variants,
+                )*
             }
-            impl #name {
-                /// Every value, in wire order.
-                pub const ALL: &'static [Self] = &[ #( Self::#variants ),* ];
-                /// The wire spelling.
-                pub const fn as_str(self) -> &'static str {
-                    match self { #( Self::#variants => #values, )* }
-                }
+            crate::rt::#mac! {
+                #name { #( #variants: #values, )* }
             }
-                        #text_impls
         }
     }
 
@@ -377,7 +370,7 @@ impl Emitter {
         }
         doc.extend(self.rule_doc(variants, tag));
         let doc = doc_attrs(&doc);
-        let derives = self.derives(t, quote!(serde::Serialize));
+        let derives = self.derives(t);
         let vnames: Vec<Ident> = variants.iter().map(|v| ident(&v.name)).collect();
         let vtypes: Vec<TokenStream> = variants.iter().map(|v| self.ty(&v.ty)).collect();
         let vdocs = variants.iter().map(|v| match &v.ty {
@@ -410,7 +403,7 @@ impl Emitter {
             #doc
             #alias
             #derives
-            #[serde(untagged)]
+            #[cfg_attr(feature = "schemars", schemars(untagged))]
             pub enum #name {
                 #( #[doc = #vdocs] #vnames(#vtypes), )*
             }
