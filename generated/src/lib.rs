@@ -19,6 +19,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use mcp_spec_rt as rt;
+/// The `serde` the generated types implement (so a user's `serde` cannot be a different
+/// major version by accident).
+pub use mcp_spec_rt::serde;
+/// The `serde_json` the generated types use (`Value`, `Map`, `Number`).
+pub use mcp_spec_rt::serde_json;
 pub mod version;
 
 #[rustfmt::skip]

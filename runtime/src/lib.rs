@@ -30,6 +30,7 @@ pub mod method;
 pub mod path;
 pub mod serde_helpers;
 pub mod service;
+pub mod strict;
 pub mod union;
 pub mod write;
 
@@ -142,6 +143,11 @@ macro_rules! const_str {
             }
         }
 
+        // A constant is never a catch-all.
+        impl $crate::strict::Check for $name {
+            fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
+        }
+
         #[cfg(feature = "schemars")]
         impl schemars::JsonSchema for $name {
             fn schema_name() -> std::borrow::Cow<'static, str> {
@@ -178,6 +184,11 @@ macro_rules! const_int {
             fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 deserializer.deserialize_i64($crate::ConstIntVisitor($value)).map(|()| $name)
             }
+        }
+
+        // A constant is never a catch-all.
+        impl $crate::strict::Check for $name {
+            fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
         #[cfg(feature = "schemars")]
@@ -235,6 +246,11 @@ macro_rules! const_bool {
             fn deserialize<D: $crate::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 deserializer.deserialize_bool($crate::ConstBoolVisitor($value)).map(|()| $name)
             }
+        }
+
+        // A constant is never a catch-all.
+        impl $crate::strict::Check for $name {
+            fn check(&self, _: &mut $crate::strict::Path, _: &mut ::std::vec::Vec<$crate::strict::Issue>) {}
         }
 
         #[cfg(feature = "schemars")]

@@ -34,6 +34,7 @@ macro_rules! open_object {
     ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
         $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* } extra);
         $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* } extra);
+        $crate::__object_check!($name { $( $field : $wire ),* });
     };
 }
 
@@ -45,6 +46,27 @@ macro_rules! closed_object {
     ($name:ident { $( $field:ident : $wire:literal $($how:ident)? ),* $(,)? }) => {
         $crate::__object_deserialize!($name { $( $field : $wire $($how)? ),* });
         $crate::__object_serialize!($name { $( $field : $wire $($how)? ),* });
+        $crate::__object_check!($name { $( $field : $wire ),* });
+    };
+}
+
+/// The [`Check`](crate::strict::Check) of [`open_object!`](crate::open_object) and
+/// [`closed_object!`](crate::closed_object): each field at its property (`extra` holds
+/// no catch-all).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __object_check {
+    ($name:ident { $( $field:ident : $wire:literal ),* }) => {
+        impl $crate::strict::Check for $name {
+            fn check(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
+            ) {
+                $( $crate::strict::field(&self.$field, $wire, path, out); )*
+                let _ = (path, out);
+            }
+        }
     };
 }
 
@@ -144,25 +166,30 @@ macro_rules! __object_entry {
     };
 }
 
-/// `Serialize`, `Deserialize`, [`Display`](std::fmt::Display) and
-/// [`FromStr`](std::str::FromStr) for a generated string enum, and its `ALL` and `as_str`:
-/// each variant is written as its wire string; decoding anything else is serde's "unknown
-/// variant" error listing the accepted values.
+/// `Serialize`, `Deserialize`, [`Display`](std::fmt::Display),
+/// [`FromStr`](std::str::FromStr) and [`Check`](crate::strict::Check) for a generated
+/// string enum, and its `ALL` and `as_str`: each variant is written as its wire string; any
+/// other string decodes into the catch-all variant (`..Unknown`, holding the `String`),
+/// which writes it back as it came and which [`strict`](crate::strict) reports. `FromStr`
+/// is strict: it accepts the defined values only.
 ///
 /// ```ignore
 /// crate::rt::wire_enum! {
-///     Role { Assistant: "assistant", User: "user" }
+///     Role { Assistant: "assistant", User: "user", ..Unknown }
 /// }
 /// ```
 #[macro_export]
 macro_rules! wire_enum {
-    ($name:ident { $( $variant:ident : $wire:literal ),* $(,)? }) => {
+    ($name:ident { $( $variant:ident : $wire:literal ),* , .. $unknown:ident $(,)? }) => {
         impl $name {
-            /// Every value, in wire order.
+            /// Every value this version defines, in wire order.
             pub const ALL: &'static [Self] = &[ $( Self::$variant ),* ];
-            /// The wire spelling.
-            pub const fn as_str(self) -> &'static str {
-                match self { $( Self::$variant => $wire, )* }
+            /// The wire spelling (of a value this version does not define, as it came).
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( Self::$variant => $wire, )*
+                    Self::$unknown(value) => value,
+                }
             }
         }
 
@@ -200,32 +227,50 @@ macro_rules! wire_enum {
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
                 const WIRE: &[&str] = &[$( $wire ),*];
-                let index = $crate::serde_helpers::wire_index(deserializer, WIRE)?;
-                ::std::result::Result::Ok(Self::ALL[index])
+                ::std::result::Result::Ok(
+                    match $crate::serde_helpers::wire_value(deserializer, WIRE)? {
+                        ::std::result::Result::Ok(index) => Self::ALL[index].clone(),
+                        ::std::result::Result::Err(other) => Self::$unknown(other),
+                    },
+                )
+            }
+        }
+
+        impl $crate::strict::Check for $name {
+            fn check(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
+            ) {
+                if let Self::$unknown(value) = self {
+                    $crate::strict::unknown_value(::std::stringify!($name), value, path, out);
+                }
             }
         }
     };
 }
 
-/// The index in `wire` of the string `deserializer` holds; serde's "unknown variant"
-/// error otherwise.
+/// The index in `wire` of the string `deserializer` holds, or the string itself if it is
+/// none of them.
 #[doc(hidden)]
-pub fn wire_index<'de, D: Deserializer<'de>>(
+pub fn wire_value<'de, D: Deserializer<'de>>(
     deserializer: D,
     wire: &'static [&'static str],
-) -> Result<usize, D::Error> {
+) -> Result<Result<usize, String>, D::Error> {
     struct WireVisitor(&'static [&'static str]);
     impl serde::de::Visitor<'_> for WireVisitor {
-        type Value = usize;
+        type Value = Result<usize, String>;
         fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("one of ")?;
-            write_list(f, self.0)
+            f.write_str("a string: one of ")?;
+            write_list(f, self.0)?;
+            f.write_str(", or another")
         }
-        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<usize, E> {
-            self.0
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(self
+                .0
                 .iter()
                 .position(|w| *w == v)
-                .ok_or_else(|| E::unknown_variant(v, self.0))
+                .ok_or_else(|| v.to_string()))
         }
     }
     deserializer.deserialize_str(WireVisitor(wire))
@@ -408,15 +453,17 @@ mod tests {
         }
     }
 
-    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[derive(Debug, Clone, PartialEq)]
     enum Role {
         Assistant,
         User,
+        Unknown(String),
     }
     crate::wire_enum! {
         Role {
             Assistant: "assistant",
             User: "user",
+            ..Unknown
         }
     }
 
@@ -466,7 +513,7 @@ mod tests {
     }
 
     #[test]
-    fn wire_enum_reads_and_writes_the_wire_strings_only() {
+    fn wire_enum_reads_and_writes_the_wire_strings_and_keeps_any_other() {
         assert_eq!(serde_json::to_string(&Role::User).unwrap(), r#""user""#);
         assert_eq!(
             serde_json::from_str::<Role>(r#""assistant""#).unwrap(),
@@ -475,16 +522,23 @@ mod tests {
         assert_eq!(Role::ALL, &[Role::Assistant, Role::User]);
         assert_eq!(Role::User.to_string(), "user");
         assert_eq!("user".parse::<Role>().unwrap(), Role::User);
+        // A value the enum does not define: kept, written back, reported strictly.
+        let other: Role = serde_json::from_str(r#""narrator""#).unwrap();
+        assert_eq!(other, Role::Unknown("narrator".to_string()));
+        assert_eq!(other.as_str(), "narrator");
+        assert_eq!(serde_json::to_string(&other).unwrap(), r#""narrator""#);
+        assert_eq!(crate::strict::issues(&other).len(), 1);
+        assert!(crate::strict::issues(&Role::User).is_empty());
+        // `FromStr` is strict.
         assert_eq!(
             "User".parse::<Role>().unwrap_err().to_string(),
             "unknown Role value `User`; expected one of `assistant`, `user`"
         );
-        let e = error::<Role>(json!("User"));
+        // Not a string: an error that says what is accepted.
+        let e = error::<Role>(json!({"user": null}));
         assert!(
-            e.contains("unknown variant `User`, expected `assistant` or `user`"),
+            e.contains("expected a string: one of `assistant`, `user`, or another"),
             "{e}"
         );
-        let e = error::<Role>(json!({"user": null}));
-        assert!(e.contains("expected one of `assistant`, `user`"), "{e}");
     }
 }

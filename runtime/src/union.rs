@@ -5,6 +5,8 @@
 //! 1. keeps the arms whose JSON kind matches (an integer also fits a `number` arm);
 //! 2. for an object, if the union has a tag property, keeps the arms whose tag values
 //!    contain the value's tag (or, when the tag is absent, the arms where it is optional);
+//!    a tag that is a string naming no arm chooses the union's catch-all (`Unknown`), which
+//!    keeps the value as it came;
 //! 3. if one arm is left, chooses it, so that its own decoder reports what is wrong;
 //! 4. otherwise, for an object, keeps the arms whose required properties (including
 //!    required properties of required nested objects) are all present, and chooses the one
@@ -96,8 +98,12 @@ pub struct Union {
     pub name: &'static str,
     /// The tag property, if the union has one.
     pub tag: Option<&'static str>,
-    /// One entry per variant, in declaration order.
+    /// One entry per variant, in declaration order (the `Unknown` variant has none).
     pub arms: &'static [Arm],
+    /// Whether an object whose tag names no arm decodes into the union's `Unknown`
+    /// variant (chosen as arm `arms.len()`) rather than failing: the tagged unions, so that
+    /// a newer peer's new kind of value is kept ([`strict`](crate::strict) reports it).
+    pub catch_all: bool,
 }
 
 /// Why no arm of a union could be chosen.
@@ -312,14 +318,15 @@ fn most_specific<V: View>(candidates: &[(usize, &Arm)], v: &V) -> Result<usize, 
 }
 
 impl Union {
-    /// Chooses the arm for `value`, by the rules in the [module docs](self).
+    /// Chooses the arm for `value`, by the rules in the [module docs](self): an index into
+    /// `arms`, or `arms.len()` for the catch-all of a tagged union ([`catch_all`](Self::catch_all)).
     pub fn select(&self, value: &Value) -> Result<usize, SelectError> {
         self.select_in(value)
     }
 
     /// [`select`](Self::select), for any [`View`] of the value.
     fn select_in<V: View>(&self, value: &V) -> Result<usize, SelectError> {
-        select(self.tag, self.arms, value).map_err(|reason| SelectError {
+        select(self.tag, self.arms, self.catch_all, value).map_err(|reason| SelectError {
             union: self.name,
             reason,
         })
@@ -345,21 +352,25 @@ pub trait Arms: Sized {
     fn arm<'de, D: Deserializer<'de>>(index: usize, deserializer: D) -> Result<Self, D::Error>;
 }
 
-/// `Deserialize` and [`Arms`] for a generated union, from its variants in the order of
-/// its `DECODE` facts (an associated `const DECODE: Union` the generated code defines
-/// beside it). The generated modules invoke it after each union:
+/// `Deserialize`, `Serialize`, [`Arms`] and [`Check`](crate::strict::Check) for a
+/// generated union, from its variants in the order of its `DECODE` facts (an associated
+/// `const DECODE: Union` the generated code defines beside it), and last, for a tagged
+/// union, its catch-all variant (`..Unknown`, holding a `serde_json::Value`), which
+/// decodes a value whose tag names no arm and writes it back as it came. The generated
+/// modules invoke it after each union:
 ///
 /// ```ignore
 /// crate::rt::union_arms! {
 ///     ContentBlock {
 ///         TextContent(TextContent),
 ///         ImageContent(ImageContent),
+///         ..Unknown,
 ///     }
 /// }
 /// ```
 #[macro_export]
 macro_rules! union_arms {
-    ($name:ident { $( $variant:ident ( $ty:ty ) ),* $(,)? }) => {
+    ($name:ident { $( $variant:ident ( $ty:ty ) ),* $(, .. $unknown:ident)? $(,)? }) => {
         impl $crate::serde::Serialize for $name {
             fn serialize<S: $crate::serde::Serializer>(
                 &self,
@@ -367,6 +378,7 @@ macro_rules! union_arms {
             ) -> ::std::result::Result<S::Ok, S::Error> {
                 match self {
                     $( Self::$variant(value) => $crate::serde::Serialize::serialize(value, serializer), )*
+                    $( Self::$unknown(value) => $crate::serde::Serialize::serialize(value, serializer), )?
                 }
             }
         }
@@ -396,10 +408,31 @@ macro_rules! union_arms {
                     }
                     arm += 1;
                 )*
+                $(
+                    if index == arm {
+                        return <$crate::serde_json::Value as $crate::serde::Deserialize>::deserialize(
+                            deserializer,
+                        )
+                        .map(Self::$unknown);
+                    }
+                )?
                 let _ = arm;
                 ::std::result::Result::Err(<D::Error as $crate::serde::de::Error>::custom(
                     ::std::format_args!("{} has no arm {index}", ::std::stringify!($name)),
                 ))
+            }
+        }
+
+        impl $crate::strict::Check for $name {
+            fn check(
+                &self,
+                path: &mut $crate::strict::Path,
+                out: &mut ::std::vec::Vec<$crate::strict::Issue>,
+            ) {
+                match self {
+                    $( Self::$variant(value) => $crate::strict::Check::check(value, path, out), )*
+                    $( Self::$unknown(value) => $crate::strict::unknown_arm(&Self::DECODE, value, path, out), )?
+                }
             }
         }
     };
@@ -591,7 +624,12 @@ fn fitting(arms: &[Arm], kind: Json) -> impl Iterator<Item = (usize, &Arm)> {
         .filter(move |(_, a)| fits(a.json, kind))
 }
 
-fn select<V: View>(tag: Option<&str>, arms: &[Arm], value: &V) -> Result<usize, String> {
+fn select<V: View>(
+    tag: Option<&str>,
+    arms: &[Arm],
+    catch_all: bool,
+    value: &V,
+) -> Result<usize, String> {
     let kind = value.kind();
     // Most values leave one arm by their kind and tag: that arm, found without building
     // the candidate list the rest of the rules (and the errors) read.
@@ -629,6 +667,9 @@ fn select<V: View>(tag: Option<&str>, arms: &[Arm], value: &V) -> Result<usize, 
                     .flat_map(|(_, a)| a.tags.iter().copied())
                     .collect();
                 candidates.retain(|(_, a)| a.tags.contains(&t));
+                if candidates.is_empty() && catch_all {
+                    return Ok(arms.len());
+                }
                 if candidates.is_empty() {
                     return Err(format!("unknown `{tag}` {t:?}; expected one of {known:?}"));
                 }
@@ -733,6 +774,7 @@ mod tests {
             name: "TextOrInt",
             tag: None,
             arms: &[arm("Text", Json::String), arm("Int", Json::Integer)],
+            catch_all: false,
         };
     }
 
@@ -760,6 +802,7 @@ mod tests {
                 arm("Num", Json::Number),
                 arm("Text", Json::String),
             ],
+            catch_all: false,
         };
     }
 

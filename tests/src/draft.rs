@@ -196,6 +196,387 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("SingleSelectEnumSchema", m::SingleSelectEnumSchema::DECODE),
 ];
 
+/// The Rust name of every string enum.
+pub const STRING_ENUMS: &[&str] = &[
+    "CacheableResultCacheScope",
+    "CreateMessageRequestParamsIncludeContext",
+    "DiscoverResultCacheScope",
+    "ElicitResultAction",
+    "IconTheme",
+    "ListPromptsResultCacheScope",
+    "ListResourceTemplatesResultCacheScope",
+    "ListResourcesResultCacheScope",
+    "ListToolsResultCacheScope",
+    "LoggingLevel",
+    "NumberSchemaType",
+    "ReadResourceResultCacheScope",
+    "Role",
+    "StringSchemaFormat",
+    "ToolChoiceMode",
+];
+
+/// Decodes `value` tolerantly as the type named `rust_name` (any generated type but
+/// an alias), and returns it encoded back with what a strict check finds in it;
+/// `None` if there is no such type.
+pub fn checked(
+    rust_name: &str,
+    value: serde_json::Value,
+) -> Option<
+    Result<(serde_json::Value, Vec<mcp_spec_types::rt::strict::Issue>), String>,
+> {
+    Some(
+        match rust_name {
+            "Annotations" => crate::checked::<m::Annotations>(value),
+            "AnyClientNotification" => crate::checked::<m::AnyClientNotification>(value),
+            "AnyClientRequest" => crate::checked::<m::AnyClientRequest>(value),
+            "AnyServerNotification" => crate::checked::<m::AnyServerNotification>(value),
+            "AnyServerResult" => crate::checked::<m::AnyServerResult>(value),
+            "AudioContent" => crate::checked::<m::AudioContent>(value),
+            "BaseMetadata" => crate::checked::<m::BaseMetadata>(value),
+            "BlobResourceContents" => crate::checked::<m::BlobResourceContents>(value),
+            "BooleanSchema" => crate::checked::<m::BooleanSchema>(value),
+            "CacheableResult" => crate::checked::<m::CacheableResult>(value),
+            "CacheableResultCacheScope" => {
+                crate::checked::<m::CacheableResultCacheScope>(value)
+            }
+            "CallToolOutcome" => crate::checked::<m::CallToolOutcome>(value),
+            "CallToolRequest" => crate::checked::<m::CallToolRequest>(value),
+            "CallToolRequestParams" => crate::checked::<m::CallToolRequestParams>(value),
+            "CallToolResult" => crate::checked::<m::CallToolResult>(value),
+            "CallToolResultResponse" => {
+                crate::checked::<m::CallToolResultResponse>(value)
+            }
+            "CancelledNotification" => crate::checked::<m::CancelledNotification>(value),
+            "CancelledNotificationParams" => {
+                crate::checked::<m::CancelledNotificationParams>(value)
+            }
+            "ClientCapabilities" => crate::checked::<m::ClientCapabilities>(value),
+            "ClientCapabilitiesElicitation" => {
+                crate::checked::<m::ClientCapabilitiesElicitation>(value)
+            }
+            "ClientCapabilitiesSampling" => {
+                crate::checked::<m::ClientCapabilitiesSampling>(value)
+            }
+            "CompleteRequest" => crate::checked::<m::CompleteRequest>(value),
+            "CompleteRequestParams" => crate::checked::<m::CompleteRequestParams>(value),
+            "CompleteRequestParamsArgument" => {
+                crate::checked::<m::CompleteRequestParamsArgument>(value)
+            }
+            "CompleteRequestParamsContext" => {
+                crate::checked::<m::CompleteRequestParamsContext>(value)
+            }
+            "CompleteRequestParamsRef" => {
+                crate::checked::<m::CompleteRequestParamsRef>(value)
+            }
+            "CompleteResult" => crate::checked::<m::CompleteResult>(value),
+            "CompleteResultCompletion" => {
+                crate::checked::<m::CompleteResultCompletion>(value)
+            }
+            "CompleteResultResponse" => {
+                crate::checked::<m::CompleteResultResponse>(value)
+            }
+            "ContentBlock" => crate::checked::<m::ContentBlock>(value),
+            "CreateMessageRequest" => crate::checked::<m::CreateMessageRequest>(value),
+            "CreateMessageRequestParams" => {
+                crate::checked::<m::CreateMessageRequestParams>(value)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                crate::checked::<m::CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "CreateMessageResult" => crate::checked::<m::CreateMessageResult>(value),
+            "CreateMessageResultContent" => {
+                crate::checked::<m::CreateMessageResultContent>(value)
+            }
+            "DiscoverRequest" => crate::checked::<m::DiscoverRequest>(value),
+            "DiscoverResult" => crate::checked::<m::DiscoverResult>(value),
+            "DiscoverResultCacheScope" => {
+                crate::checked::<m::DiscoverResultCacheScope>(value)
+            }
+            "DiscoverResultResponse" => {
+                crate::checked::<m::DiscoverResultResponse>(value)
+            }
+            "ElicitRequest" => crate::checked::<m::ElicitRequest>(value),
+            "ElicitRequestFormParams" => {
+                crate::checked::<m::ElicitRequestFormParams>(value)
+            }
+            "ElicitRequestFormParamsRequestedSchema" => {
+                crate::checked::<m::ElicitRequestFormParamsRequestedSchema>(value)
+            }
+            "ElicitRequestParams" => crate::checked::<m::ElicitRequestParams>(value),
+            "ElicitRequestUrlParams" => {
+                crate::checked::<m::ElicitRequestUrlParams>(value)
+            }
+            "ElicitResult" => crate::checked::<m::ElicitResult>(value),
+            "ElicitResultAction" => crate::checked::<m::ElicitResultAction>(value),
+            "ElicitResultContentValue" => {
+                crate::checked::<m::ElicitResultContentValue>(value)
+            }
+            "EmbeddedResource" => crate::checked::<m::EmbeddedResource>(value),
+            "EmbeddedResourceResource" => {
+                crate::checked::<m::EmbeddedResourceResource>(value)
+            }
+            "EnumSchema" => crate::checked::<m::EnumSchema>(value),
+            "ErrorObject" => crate::checked::<m::ErrorObject>(value),
+            "GetPromptOutcome" => crate::checked::<m::GetPromptOutcome>(value),
+            "GetPromptRequest" => crate::checked::<m::GetPromptRequest>(value),
+            "GetPromptRequestParams" => {
+                crate::checked::<m::GetPromptRequestParams>(value)
+            }
+            "GetPromptResult" => crate::checked::<m::GetPromptResult>(value),
+            "GetPromptResultResponse" => {
+                crate::checked::<m::GetPromptResultResponse>(value)
+            }
+            "HeaderMismatchError" => crate::checked::<m::HeaderMismatchError>(value),
+            "HeaderMismatchErrorError" => {
+                crate::checked::<m::HeaderMismatchErrorError>(value)
+            }
+            "Icon" => crate::checked::<m::Icon>(value),
+            "IconTheme" => crate::checked::<m::IconTheme>(value),
+            "Icons" => crate::checked::<m::Icons>(value),
+            "ImageContent" => crate::checked::<m::ImageContent>(value),
+            "Implementation" => crate::checked::<m::Implementation>(value),
+            "InputRequest" => crate::checked::<m::InputRequest>(value),
+            "InputRequiredResult" => crate::checked::<m::InputRequiredResult>(value),
+            "InputResponse" => crate::checked::<m::InputResponse>(value),
+            "InputResponseRequestParams" => {
+                crate::checked::<m::InputResponseRequestParams>(value)
+            }
+            "InternalError" => crate::checked::<m::InternalError>(value),
+            "InvalidParamsError" => crate::checked::<m::InvalidParamsError>(value),
+            "InvalidRequestError" => crate::checked::<m::InvalidRequestError>(value),
+            "JsonRpcErrorResponse" => crate::checked::<m::JsonRpcErrorResponse>(value),
+            "JsonRpcMessage" => crate::checked::<m::JsonRpcMessage>(value),
+            "JsonRpcNotification" => crate::checked::<m::JsonRpcNotification>(value),
+            "JsonRpcRequest" => crate::checked::<m::JsonRpcRequest>(value),
+            "JsonRpcResponse" => crate::checked::<m::JsonRpcResponse>(value),
+            "JsonRpcResultResponse" => crate::checked::<m::JsonRpcResultResponse>(value),
+            "LegacyTitledEnumSchema" => {
+                crate::checked::<m::LegacyTitledEnumSchema>(value)
+            }
+            "ListPromptsRequest" => crate::checked::<m::ListPromptsRequest>(value),
+            "ListPromptsResult" => crate::checked::<m::ListPromptsResult>(value),
+            "ListPromptsResultCacheScope" => {
+                crate::checked::<m::ListPromptsResultCacheScope>(value)
+            }
+            "ListPromptsResultResponse" => {
+                crate::checked::<m::ListPromptsResultResponse>(value)
+            }
+            "ListResourceTemplatesRequest" => {
+                crate::checked::<m::ListResourceTemplatesRequest>(value)
+            }
+            "ListResourceTemplatesResult" => {
+                crate::checked::<m::ListResourceTemplatesResult>(value)
+            }
+            "ListResourceTemplatesResultCacheScope" => {
+                crate::checked::<m::ListResourceTemplatesResultCacheScope>(value)
+            }
+            "ListResourceTemplatesResultResponse" => {
+                crate::checked::<m::ListResourceTemplatesResultResponse>(value)
+            }
+            "ListResourcesRequest" => crate::checked::<m::ListResourcesRequest>(value),
+            "ListResourcesResult" => crate::checked::<m::ListResourcesResult>(value),
+            "ListResourcesResultCacheScope" => {
+                crate::checked::<m::ListResourcesResultCacheScope>(value)
+            }
+            "ListResourcesResultResponse" => {
+                crate::checked::<m::ListResourcesResultResponse>(value)
+            }
+            "ListRootsRequest" => crate::checked::<m::ListRootsRequest>(value),
+            "ListRootsRequestParams" => {
+                crate::checked::<m::ListRootsRequestParams>(value)
+            }
+            "ListRootsResult" => crate::checked::<m::ListRootsResult>(value),
+            "ListToolsRequest" => crate::checked::<m::ListToolsRequest>(value),
+            "ListToolsResult" => crate::checked::<m::ListToolsResult>(value),
+            "ListToolsResultCacheScope" => {
+                crate::checked::<m::ListToolsResultCacheScope>(value)
+            }
+            "ListToolsResultResponse" => {
+                crate::checked::<m::ListToolsResultResponse>(value)
+            }
+            "LoggingLevel" => crate::checked::<m::LoggingLevel>(value),
+            "LoggingMessageNotification" => {
+                crate::checked::<m::LoggingMessageNotification>(value)
+            }
+            "LoggingMessageNotificationParams" => {
+                crate::checked::<m::LoggingMessageNotificationParams>(value)
+            }
+            "MethodNotFoundError" => crate::checked::<m::MethodNotFoundError>(value),
+            "MissingRequiredClientCapabilityError" => {
+                crate::checked::<m::MissingRequiredClientCapabilityError>(value)
+            }
+            "MissingRequiredClientCapabilityErrorError" => {
+                crate::checked::<m::MissingRequiredClientCapabilityErrorError>(value)
+            }
+            "MissingRequiredClientCapabilityErrorErrorData" => {
+                crate::checked::<m::MissingRequiredClientCapabilityErrorErrorData>(value)
+            }
+            "ModelHint" => crate::checked::<m::ModelHint>(value),
+            "ModelPreferences" => crate::checked::<m::ModelPreferences>(value),
+            "MultiSelectEnumSchema" => crate::checked::<m::MultiSelectEnumSchema>(value),
+            "Notification" => crate::checked::<m::Notification>(value),
+            "NotificationMetaObject" => {
+                crate::checked::<m::NotificationMetaObject>(value)
+            }
+            "NotificationParams" => crate::checked::<m::NotificationParams>(value),
+            "NumberSchema" => crate::checked::<m::NumberSchema>(value),
+            "NumberSchemaType" => crate::checked::<m::NumberSchemaType>(value),
+            "PaginatedRequest" => crate::checked::<m::PaginatedRequest>(value),
+            "PaginatedRequestParams" => {
+                crate::checked::<m::PaginatedRequestParams>(value)
+            }
+            "PaginatedResult" => crate::checked::<m::PaginatedResult>(value),
+            "ParseError" => crate::checked::<m::ParseError>(value),
+            "PrimitiveSchemaDefinition" => {
+                crate::checked::<m::PrimitiveSchemaDefinition>(value)
+            }
+            "ProgressNotification" => crate::checked::<m::ProgressNotification>(value),
+            "ProgressNotificationParams" => {
+                crate::checked::<m::ProgressNotificationParams>(value)
+            }
+            "ProgressToken" => crate::checked::<m::ProgressToken>(value),
+            "Prompt" => crate::checked::<m::Prompt>(value),
+            "PromptArgument" => crate::checked::<m::PromptArgument>(value),
+            "PromptListChangedNotification" => {
+                crate::checked::<m::PromptListChangedNotification>(value)
+            }
+            "PromptMessage" => crate::checked::<m::PromptMessage>(value),
+            "PromptReference" => crate::checked::<m::PromptReference>(value),
+            "ReadResourceOutcome" => crate::checked::<m::ReadResourceOutcome>(value),
+            "ReadResourceRequest" => crate::checked::<m::ReadResourceRequest>(value),
+            "ReadResourceRequestParams" => {
+                crate::checked::<m::ReadResourceRequestParams>(value)
+            }
+            "ReadResourceResult" => crate::checked::<m::ReadResourceResult>(value),
+            "ReadResourceResultCacheScope" => {
+                crate::checked::<m::ReadResourceResultCacheScope>(value)
+            }
+            "ReadResourceResultContentsItem" => {
+                crate::checked::<m::ReadResourceResultContentsItem>(value)
+            }
+            "ReadResourceResultResponse" => {
+                crate::checked::<m::ReadResourceResultResponse>(value)
+            }
+            "Request" => crate::checked::<m::Request>(value),
+            "RequestId" => crate::checked::<m::RequestId>(value),
+            "RequestMetaObject" => crate::checked::<m::RequestMetaObject>(value),
+            "RequestParams" => crate::checked::<m::RequestParams>(value),
+            "Resource" => crate::checked::<m::Resource>(value),
+            "ResourceContents" => crate::checked::<m::ResourceContents>(value),
+            "ResourceLink" => crate::checked::<m::ResourceLink>(value),
+            "ResourceListChangedNotification" => {
+                crate::checked::<m::ResourceListChangedNotification>(value)
+            }
+            "ResourceRequestParams" => crate::checked::<m::ResourceRequestParams>(value),
+            "ResourceTemplate" => crate::checked::<m::ResourceTemplate>(value),
+            "ResourceTemplateReference" => {
+                crate::checked::<m::ResourceTemplateReference>(value)
+            }
+            "ResourceUpdatedNotification" => {
+                crate::checked::<m::ResourceUpdatedNotification>(value)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                crate::checked::<m::ResourceUpdatedNotificationParams>(value)
+            }
+            "ResultMetaObject" => crate::checked::<m::ResultMetaObject>(value),
+            "ResultObject" => crate::checked::<m::ResultObject>(value),
+            "Role" => crate::checked::<m::Role>(value),
+            "Root" => crate::checked::<m::Root>(value),
+            "SamplingMessage" => crate::checked::<m::SamplingMessage>(value),
+            "SamplingMessageContent" => {
+                crate::checked::<m::SamplingMessageContent>(value)
+            }
+            "SamplingMessageContentBlock" => {
+                crate::checked::<m::SamplingMessageContentBlock>(value)
+            }
+            "ServerCapabilities" => crate::checked::<m::ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => {
+                crate::checked::<m::ServerCapabilitiesPrompts>(value)
+            }
+            "ServerCapabilitiesResources" => {
+                crate::checked::<m::ServerCapabilitiesResources>(value)
+            }
+            "ServerCapabilitiesTools" => {
+                crate::checked::<m::ServerCapabilitiesTools>(value)
+            }
+            "SingleSelectEnumSchema" => {
+                crate::checked::<m::SingleSelectEnumSchema>(value)
+            }
+            "StringSchema" => crate::checked::<m::StringSchema>(value),
+            "StringSchemaFormat" => crate::checked::<m::StringSchemaFormat>(value),
+            "SubscriptionFilter" => crate::checked::<m::SubscriptionFilter>(value),
+            "SubscriptionsAcknowledgedNotification" => {
+                crate::checked::<m::SubscriptionsAcknowledgedNotification>(value)
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                crate::checked::<m::SubscriptionsAcknowledgedNotificationParams>(value)
+            }
+            "SubscriptionsListenRequest" => {
+                crate::checked::<m::SubscriptionsListenRequest>(value)
+            }
+            "SubscriptionsListenRequestParams" => {
+                crate::checked::<m::SubscriptionsListenRequestParams>(value)
+            }
+            "SubscriptionsListenResult" => {
+                crate::checked::<m::SubscriptionsListenResult>(value)
+            }
+            "SubscriptionsListenResultMetaObject" => {
+                crate::checked::<m::SubscriptionsListenResultMetaObject>(value)
+            }
+            "SubscriptionsListenResultResponse" => {
+                crate::checked::<m::SubscriptionsListenResultResponse>(value)
+            }
+            "TextContent" => crate::checked::<m::TextContent>(value),
+            "TextResourceContents" => crate::checked::<m::TextResourceContents>(value),
+            "TitledMultiSelectEnumSchema" => {
+                crate::checked::<m::TitledMultiSelectEnumSchema>(value)
+            }
+            "TitledMultiSelectEnumSchemaItems" => {
+                crate::checked::<m::TitledMultiSelectEnumSchemaItems>(value)
+            }
+            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
+                crate::checked::<m::TitledMultiSelectEnumSchemaItemsAnyOfItem>(value)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                crate::checked::<m::TitledSingleSelectEnumSchema>(value)
+            }
+            "TitledSingleSelectEnumSchemaOneOfItem" => {
+                crate::checked::<m::TitledSingleSelectEnumSchemaOneOfItem>(value)
+            }
+            "Tool" => crate::checked::<m::Tool>(value),
+            "ToolAnnotations" => crate::checked::<m::ToolAnnotations>(value),
+            "ToolChoice" => crate::checked::<m::ToolChoice>(value),
+            "ToolChoiceMode" => crate::checked::<m::ToolChoiceMode>(value),
+            "ToolInputSchema" => crate::checked::<m::ToolInputSchema>(value),
+            "ToolListChangedNotification" => {
+                crate::checked::<m::ToolListChangedNotification>(value)
+            }
+            "ToolOutputSchema" => crate::checked::<m::ToolOutputSchema>(value),
+            "ToolResultContent" => crate::checked::<m::ToolResultContent>(value),
+            "ToolUseContent" => crate::checked::<m::ToolUseContent>(value),
+            "UnsupportedProtocolVersionError" => {
+                crate::checked::<m::UnsupportedProtocolVersionError>(value)
+            }
+            "UnsupportedProtocolVersionErrorError" => {
+                crate::checked::<m::UnsupportedProtocolVersionErrorError>(value)
+            }
+            "UnsupportedProtocolVersionErrorErrorData" => {
+                crate::checked::<m::UnsupportedProtocolVersionErrorErrorData>(value)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                crate::checked::<m::UntitledMultiSelectEnumSchema>(value)
+            }
+            "UntitledMultiSelectEnumSchemaItems" => {
+                crate::checked::<m::UntitledMultiSelectEnumSchemaItems>(value)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                crate::checked::<m::UntitledSingleSelectEnumSchema>(value)
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

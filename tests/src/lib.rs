@@ -1,15 +1,22 @@
 //! Shared helpers of the integration tests, and the generated per-version harnesses
 //! (`tests/src/v*.rs`, written by `cargo xtask codegen`).
 
+use mcp_spec_types::rt::strict::{self, Check};
 use serde::{Serialize, de::DeserializeOwned};
 
-/// Decodes `value` as `T` and encodes it back. On the way it holds the crate's own writer
-/// (`rt::write::to_vec`) to the bytes `serde_json::to_vec` writes for the typed value: every
-/// test that round-trips a value checks that too.
-pub fn roundtrip<T: DeserializeOwned + Serialize>(
+/// Decodes `value` as `T`, strictly, and encodes it back. Strict: a value the tolerant
+/// decoder keeps in a catch-all (an unknown tag or enum value) is an error here, as
+/// `rt::strict` reports it. On the way it holds the crate's own writer (`rt::write::to_vec`)
+/// to the bytes `serde_json::to_vec` writes for the typed value: every test that
+/// round-trips a value checks that too.
+pub fn roundtrip<T: DeserializeOwned + Serialize + Check>(
     value: serde_json::Value,
 ) -> Result<serde_json::Value, String> {
     let typed: T = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    let issues = strict::issues(&typed);
+    if !issues.is_empty() {
+        return Err(strict::StrictError::Issues(issues).to_string());
+    }
     let ours = mcp_spec_types::rt::write::to_vec(&typed).map_err(|e| e.to_string())?;
     let theirs = serde_json::to_vec(&typed).map_err(|e| e.to_string())?;
     if ours != theirs {
@@ -20,6 +27,19 @@ pub fn roundtrip<T: DeserializeOwned + Serialize>(
         ));
     }
     serde_json::to_value(&typed).map_err(|e| e.to_string())
+}
+
+/// Decodes `value` as `T` tolerantly, and returns it encoded back with what a strict check
+/// finds in it.
+pub fn checked<T: DeserializeOwned + Serialize + Check>(
+    value: serde_json::Value,
+) -> Result<(serde_json::Value, Vec<strict::Issue>), String> {
+    let typed: T = mcp_spec_types::rt::path::from_value(value).map_err(|e| e.to_string())?;
+    let issues = strict::issues(&typed);
+    Ok((
+        serde_json::to_value(&typed).map_err(|e| e.to_string())?,
+        issues,
+    ))
 }
 
 /// The workspace root.
@@ -93,6 +113,11 @@ pub struct Harness {
     pub definitions: &'static [(&'static str, &'static str)],
     /// Decodes a value as a definition and encodes it back.
     pub roundtrip: fn(&str, serde_json::Value) -> Option<Result<serde_json::Value, String>>,
+    /// Decodes a value tolerantly as a type (by Rust name) and returns it encoded back
+    /// with what a strict check finds in it.
+    pub checked: Checked,
+    /// The Rust name of every string enum.
+    pub string_enums: &'static [&'static str],
     /// The decoding facts of a union definition.
     pub union: fn(&str) -> Option<mcp_spec_types::rt::union::Union>,
     /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
@@ -108,6 +133,10 @@ pub struct Harness {
     /// answers it) and encodes it back.
     pub decode_result: fn(&str, bool, serde_json::Value) -> Result<serde_json::Value, String>,
 }
+
+/// What [`Harness::checked`] is.
+pub type Checked =
+    fn(&str, serde_json::Value) -> Option<Result<(serde_json::Value, Vec<strict::Issue>), String>>;
 
 /// What [`Harness::decode_message`] is.
 pub type DecodeMessage =
@@ -130,6 +159,8 @@ macro_rules! harness {
             version: $version,
             definitions: $module::DEFINITIONS,
             roundtrip: $module::roundtrip,
+            checked: $module::checked,
+            string_enums: $module::STRING_ENUMS,
             union: $module::union,
             unions: $module::UNIONS,
             schema: $module::schema,

@@ -108,6 +108,261 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
 ];
 
+/// The Rust name of every string enum.
+pub const STRING_ENUMS: &[&str] = &[
+    "CreateMessageRequestParamsIncludeContext",
+    "LoggingLevel",
+    "Role",
+];
+
+/// Decodes `value` tolerantly as the type named `rust_name` (any generated type but
+/// an alias), and returns it encoded back with what a strict check finds in it;
+/// `None` if there is no such type.
+pub fn checked(
+    rust_name: &str,
+    value: serde_json::Value,
+) -> Option<
+    Result<(serde_json::Value, Vec<mcp_spec_types::rt::strict::Issue>), String>,
+> {
+    Some(
+        match rust_name {
+            "Annotated" => crate::checked::<m::Annotated>(value),
+            "AnnotatedAnnotations" => crate::checked::<m::AnnotatedAnnotations>(value),
+            "AnyClientNotification" => crate::checked::<m::AnyClientNotification>(value),
+            "AnyClientRequest" => crate::checked::<m::AnyClientRequest>(value),
+            "AnyClientResult" => crate::checked::<m::AnyClientResult>(value),
+            "AnyServerNotification" => crate::checked::<m::AnyServerNotification>(value),
+            "AnyServerRequest" => crate::checked::<m::AnyServerRequest>(value),
+            "AnyServerResult" => crate::checked::<m::AnyServerResult>(value),
+            "BlobResourceContents" => crate::checked::<m::BlobResourceContents>(value),
+            "CallToolRequest" => crate::checked::<m::CallToolRequest>(value),
+            "CallToolRequestParams" => crate::checked::<m::CallToolRequestParams>(value),
+            "CallToolResult" => crate::checked::<m::CallToolResult>(value),
+            "CallToolResultContentItem" => {
+                crate::checked::<m::CallToolResultContentItem>(value)
+            }
+            "CancelledNotification" => crate::checked::<m::CancelledNotification>(value),
+            "CancelledNotificationParams" => {
+                crate::checked::<m::CancelledNotificationParams>(value)
+            }
+            "ClientCapabilities" => crate::checked::<m::ClientCapabilities>(value),
+            "ClientCapabilitiesRoots" => {
+                crate::checked::<m::ClientCapabilitiesRoots>(value)
+            }
+            "CompleteRequest" => crate::checked::<m::CompleteRequest>(value),
+            "CompleteRequestParams" => crate::checked::<m::CompleteRequestParams>(value),
+            "CompleteRequestParamsArgument" => {
+                crate::checked::<m::CompleteRequestParamsArgument>(value)
+            }
+            "CompleteRequestParamsRef" => {
+                crate::checked::<m::CompleteRequestParamsRef>(value)
+            }
+            "CompleteResult" => crate::checked::<m::CompleteResult>(value),
+            "CompleteResultCompletion" => {
+                crate::checked::<m::CompleteResultCompletion>(value)
+            }
+            "CreateMessageRequest" => crate::checked::<m::CreateMessageRequest>(value),
+            "CreateMessageRequestParams" => {
+                crate::checked::<m::CreateMessageRequestParams>(value)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                crate::checked::<m::CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "CreateMessageResult" => crate::checked::<m::CreateMessageResult>(value),
+            "CreateMessageResultContent" => {
+                crate::checked::<m::CreateMessageResultContent>(value)
+            }
+            "EmbeddedResource" => crate::checked::<m::EmbeddedResource>(value),
+            "EmbeddedResourceAnnotations" => {
+                crate::checked::<m::EmbeddedResourceAnnotations>(value)
+            }
+            "EmbeddedResourceResource" => {
+                crate::checked::<m::EmbeddedResourceResource>(value)
+            }
+            "GetPromptRequest" => crate::checked::<m::GetPromptRequest>(value),
+            "GetPromptRequestParams" => {
+                crate::checked::<m::GetPromptRequestParams>(value)
+            }
+            "GetPromptResult" => crate::checked::<m::GetPromptResult>(value),
+            "ImageContent" => crate::checked::<m::ImageContent>(value),
+            "ImageContentAnnotations" => {
+                crate::checked::<m::ImageContentAnnotations>(value)
+            }
+            "Implementation" => crate::checked::<m::Implementation>(value),
+            "InitializeRequest" => crate::checked::<m::InitializeRequest>(value),
+            "InitializeRequestParams" => {
+                crate::checked::<m::InitializeRequestParams>(value)
+            }
+            "InitializeResult" => crate::checked::<m::InitializeResult>(value),
+            "InitializedNotification" => {
+                crate::checked::<m::InitializedNotification>(value)
+            }
+            "InitializedNotificationParams" => {
+                crate::checked::<m::InitializedNotificationParams>(value)
+            }
+            "JsonRpcError" => crate::checked::<m::JsonRpcError>(value),
+            "JsonRpcErrorError" => crate::checked::<m::JsonRpcErrorError>(value),
+            "JsonRpcMessage" => crate::checked::<m::JsonRpcMessage>(value),
+            "JsonRpcNotification" => crate::checked::<m::JsonRpcNotification>(value),
+            "JsonRpcNotificationParams" => {
+                crate::checked::<m::JsonRpcNotificationParams>(value)
+            }
+            "JsonRpcRequest" => crate::checked::<m::JsonRpcRequest>(value),
+            "JsonRpcRequestParams" => crate::checked::<m::JsonRpcRequestParams>(value),
+            "JsonRpcRequestParamsMeta" => {
+                crate::checked::<m::JsonRpcRequestParamsMeta>(value)
+            }
+            "JsonRpcResponse" => crate::checked::<m::JsonRpcResponse>(value),
+            "ListPromptsRequest" => crate::checked::<m::ListPromptsRequest>(value),
+            "ListPromptsRequestParams" => {
+                crate::checked::<m::ListPromptsRequestParams>(value)
+            }
+            "ListPromptsResult" => crate::checked::<m::ListPromptsResult>(value),
+            "ListResourceTemplatesRequest" => {
+                crate::checked::<m::ListResourceTemplatesRequest>(value)
+            }
+            "ListResourceTemplatesRequestParams" => {
+                crate::checked::<m::ListResourceTemplatesRequestParams>(value)
+            }
+            "ListResourceTemplatesResult" => {
+                crate::checked::<m::ListResourceTemplatesResult>(value)
+            }
+            "ListResourcesRequest" => crate::checked::<m::ListResourcesRequest>(value),
+            "ListResourcesRequestParams" => {
+                crate::checked::<m::ListResourcesRequestParams>(value)
+            }
+            "ListResourcesResult" => crate::checked::<m::ListResourcesResult>(value),
+            "ListRootsRequest" => crate::checked::<m::ListRootsRequest>(value),
+            "ListRootsRequestParams" => {
+                crate::checked::<m::ListRootsRequestParams>(value)
+            }
+            "ListRootsRequestParamsMeta" => {
+                crate::checked::<m::ListRootsRequestParamsMeta>(value)
+            }
+            "ListRootsResult" => crate::checked::<m::ListRootsResult>(value),
+            "ListToolsRequest" => crate::checked::<m::ListToolsRequest>(value),
+            "ListToolsRequestParams" => {
+                crate::checked::<m::ListToolsRequestParams>(value)
+            }
+            "ListToolsResult" => crate::checked::<m::ListToolsResult>(value),
+            "LoggingLevel" => crate::checked::<m::LoggingLevel>(value),
+            "LoggingMessageNotification" => {
+                crate::checked::<m::LoggingMessageNotification>(value)
+            }
+            "LoggingMessageNotificationParams" => {
+                crate::checked::<m::LoggingMessageNotificationParams>(value)
+            }
+            "ModelHint" => crate::checked::<m::ModelHint>(value),
+            "ModelPreferences" => crate::checked::<m::ModelPreferences>(value),
+            "Notification" => crate::checked::<m::Notification>(value),
+            "NotificationParams" => crate::checked::<m::NotificationParams>(value),
+            "PaginatedRequest" => crate::checked::<m::PaginatedRequest>(value),
+            "PaginatedRequestParams" => {
+                crate::checked::<m::PaginatedRequestParams>(value)
+            }
+            "PaginatedResult" => crate::checked::<m::PaginatedResult>(value),
+            "PingRequest" => crate::checked::<m::PingRequest>(value),
+            "PingRequestParams" => crate::checked::<m::PingRequestParams>(value),
+            "PingRequestParamsMeta" => crate::checked::<m::PingRequestParamsMeta>(value),
+            "ProgressNotification" => crate::checked::<m::ProgressNotification>(value),
+            "ProgressNotificationParams" => {
+                crate::checked::<m::ProgressNotificationParams>(value)
+            }
+            "ProgressToken" => crate::checked::<m::ProgressToken>(value),
+            "Prompt" => crate::checked::<m::Prompt>(value),
+            "PromptArgument" => crate::checked::<m::PromptArgument>(value),
+            "PromptListChangedNotification" => {
+                crate::checked::<m::PromptListChangedNotification>(value)
+            }
+            "PromptListChangedNotificationParams" => {
+                crate::checked::<m::PromptListChangedNotificationParams>(value)
+            }
+            "PromptMessage" => crate::checked::<m::PromptMessage>(value),
+            "PromptMessageContent" => crate::checked::<m::PromptMessageContent>(value),
+            "PromptReference" => crate::checked::<m::PromptReference>(value),
+            "ReadResourceRequest" => crate::checked::<m::ReadResourceRequest>(value),
+            "ReadResourceRequestParams" => {
+                crate::checked::<m::ReadResourceRequestParams>(value)
+            }
+            "ReadResourceResult" => crate::checked::<m::ReadResourceResult>(value),
+            "ReadResourceResultContentsItem" => {
+                crate::checked::<m::ReadResourceResultContentsItem>(value)
+            }
+            "Request" => crate::checked::<m::Request>(value),
+            "RequestId" => crate::checked::<m::RequestId>(value),
+            "RequestParams" => crate::checked::<m::RequestParams>(value),
+            "RequestParamsMeta" => crate::checked::<m::RequestParamsMeta>(value),
+            "Resource" => crate::checked::<m::Resource>(value),
+            "ResourceAnnotations" => crate::checked::<m::ResourceAnnotations>(value),
+            "ResourceContents" => crate::checked::<m::ResourceContents>(value),
+            "ResourceListChangedNotification" => {
+                crate::checked::<m::ResourceListChangedNotification>(value)
+            }
+            "ResourceListChangedNotificationParams" => {
+                crate::checked::<m::ResourceListChangedNotificationParams>(value)
+            }
+            "ResourceReference" => crate::checked::<m::ResourceReference>(value),
+            "ResourceTemplate" => crate::checked::<m::ResourceTemplate>(value),
+            "ResourceTemplateAnnotations" => {
+                crate::checked::<m::ResourceTemplateAnnotations>(value)
+            }
+            "ResourceUpdatedNotification" => {
+                crate::checked::<m::ResourceUpdatedNotification>(value)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                crate::checked::<m::ResourceUpdatedNotificationParams>(value)
+            }
+            "ResultObject" => crate::checked::<m::ResultObject>(value),
+            "Role" => crate::checked::<m::Role>(value),
+            "Root" => crate::checked::<m::Root>(value),
+            "RootsListChangedNotification" => {
+                crate::checked::<m::RootsListChangedNotification>(value)
+            }
+            "RootsListChangedNotificationParams" => {
+                crate::checked::<m::RootsListChangedNotificationParams>(value)
+            }
+            "SamplingMessage" => crate::checked::<m::SamplingMessage>(value),
+            "SamplingMessageContent" => {
+                crate::checked::<m::SamplingMessageContent>(value)
+            }
+            "ServerCapabilities" => crate::checked::<m::ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => {
+                crate::checked::<m::ServerCapabilitiesPrompts>(value)
+            }
+            "ServerCapabilitiesResources" => {
+                crate::checked::<m::ServerCapabilitiesResources>(value)
+            }
+            "ServerCapabilitiesTools" => {
+                crate::checked::<m::ServerCapabilitiesTools>(value)
+            }
+            "SetLevelRequest" => crate::checked::<m::SetLevelRequest>(value),
+            "SetLevelRequestParams" => crate::checked::<m::SetLevelRequestParams>(value),
+            "SubscribeRequest" => crate::checked::<m::SubscribeRequest>(value),
+            "SubscribeRequestParams" => {
+                crate::checked::<m::SubscribeRequestParams>(value)
+            }
+            "TextContent" => crate::checked::<m::TextContent>(value),
+            "TextContentAnnotations" => {
+                crate::checked::<m::TextContentAnnotations>(value)
+            }
+            "TextResourceContents" => crate::checked::<m::TextResourceContents>(value),
+            "Tool" => crate::checked::<m::Tool>(value),
+            "ToolInputSchema" => crate::checked::<m::ToolInputSchema>(value),
+            "ToolListChangedNotification" => {
+                crate::checked::<m::ToolListChangedNotification>(value)
+            }
+            "ToolListChangedNotificationParams" => {
+                crate::checked::<m::ToolListChangedNotificationParams>(value)
+            }
+            "UnsubscribeRequest" => crate::checked::<m::UnsubscribeRequest>(value),
+            "UnsubscribeRequestParams" => {
+                crate::checked::<m::UnsubscribeRequestParams>(value)
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

@@ -121,6 +121,257 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("SamplingMessageContent", m::SamplingMessageContent::DECODE),
 ];
 
+/// The Rust name of every string enum.
+pub const STRING_ENUMS: &[&str] = &[
+    "CreateMessageRequestParamsIncludeContext",
+    "ElicitResultAction",
+    "LoggingLevel",
+    "NumberSchemaType",
+    "Role",
+    "StringSchemaFormat",
+];
+
+/// Decodes `value` tolerantly as the type named `rust_name` (any generated type but
+/// an alias), and returns it encoded back with what a strict check finds in it;
+/// `None` if there is no such type.
+pub fn checked(
+    rust_name: &str,
+    value: serde_json::Value,
+) -> Option<
+    Result<(serde_json::Value, Vec<mcp_spec_types::rt::strict::Issue>), String>,
+> {
+    Some(
+        match rust_name {
+            "Annotations" => crate::checked::<m::Annotations>(value),
+            "AnyClientNotification" => crate::checked::<m::AnyClientNotification>(value),
+            "AnyClientRequest" => crate::checked::<m::AnyClientRequest>(value),
+            "AnyClientResult" => crate::checked::<m::AnyClientResult>(value),
+            "AnyServerNotification" => crate::checked::<m::AnyServerNotification>(value),
+            "AnyServerRequest" => crate::checked::<m::AnyServerRequest>(value),
+            "AnyServerResult" => crate::checked::<m::AnyServerResult>(value),
+            "AudioContent" => crate::checked::<m::AudioContent>(value),
+            "BaseMetadata" => crate::checked::<m::BaseMetadata>(value),
+            "BlobResourceContents" => crate::checked::<m::BlobResourceContents>(value),
+            "BooleanSchema" => crate::checked::<m::BooleanSchema>(value),
+            "CallToolRequest" => crate::checked::<m::CallToolRequest>(value),
+            "CallToolRequestParams" => crate::checked::<m::CallToolRequestParams>(value),
+            "CallToolResult" => crate::checked::<m::CallToolResult>(value),
+            "CancelledNotification" => crate::checked::<m::CancelledNotification>(value),
+            "CancelledNotificationParams" => {
+                crate::checked::<m::CancelledNotificationParams>(value)
+            }
+            "ClientCapabilities" => crate::checked::<m::ClientCapabilities>(value),
+            "ClientCapabilitiesRoots" => {
+                crate::checked::<m::ClientCapabilitiesRoots>(value)
+            }
+            "CompleteRequest" => crate::checked::<m::CompleteRequest>(value),
+            "CompleteRequestParams" => crate::checked::<m::CompleteRequestParams>(value),
+            "CompleteRequestParamsArgument" => {
+                crate::checked::<m::CompleteRequestParamsArgument>(value)
+            }
+            "CompleteRequestParamsContext" => {
+                crate::checked::<m::CompleteRequestParamsContext>(value)
+            }
+            "CompleteRequestParamsRef" => {
+                crate::checked::<m::CompleteRequestParamsRef>(value)
+            }
+            "CompleteResult" => crate::checked::<m::CompleteResult>(value),
+            "CompleteResultCompletion" => {
+                crate::checked::<m::CompleteResultCompletion>(value)
+            }
+            "ContentBlock" => crate::checked::<m::ContentBlock>(value),
+            "CreateMessageRequest" => crate::checked::<m::CreateMessageRequest>(value),
+            "CreateMessageRequestParams" => {
+                crate::checked::<m::CreateMessageRequestParams>(value)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                crate::checked::<m::CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "CreateMessageResult" => crate::checked::<m::CreateMessageResult>(value),
+            "CreateMessageResultContent" => {
+                crate::checked::<m::CreateMessageResultContent>(value)
+            }
+            "ElicitRequest" => crate::checked::<m::ElicitRequest>(value),
+            "ElicitRequestParams" => crate::checked::<m::ElicitRequestParams>(value),
+            "ElicitRequestParamsRequestedSchema" => {
+                crate::checked::<m::ElicitRequestParamsRequestedSchema>(value)
+            }
+            "ElicitResult" => crate::checked::<m::ElicitResult>(value),
+            "ElicitResultAction" => crate::checked::<m::ElicitResultAction>(value),
+            "ElicitResultContentValue" => {
+                crate::checked::<m::ElicitResultContentValue>(value)
+            }
+            "EmbeddedResource" => crate::checked::<m::EmbeddedResource>(value),
+            "EmbeddedResourceResource" => {
+                crate::checked::<m::EmbeddedResourceResource>(value)
+            }
+            "EnumSchema" => crate::checked::<m::EnumSchema>(value),
+            "GetPromptRequest" => crate::checked::<m::GetPromptRequest>(value),
+            "GetPromptRequestParams" => {
+                crate::checked::<m::GetPromptRequestParams>(value)
+            }
+            "GetPromptResult" => crate::checked::<m::GetPromptResult>(value),
+            "ImageContent" => crate::checked::<m::ImageContent>(value),
+            "Implementation" => crate::checked::<m::Implementation>(value),
+            "InitializeRequest" => crate::checked::<m::InitializeRequest>(value),
+            "InitializeRequestParams" => {
+                crate::checked::<m::InitializeRequestParams>(value)
+            }
+            "InitializeResult" => crate::checked::<m::InitializeResult>(value),
+            "InitializedNotification" => {
+                crate::checked::<m::InitializedNotification>(value)
+            }
+            "JsonRpcError" => crate::checked::<m::JsonRpcError>(value),
+            "JsonRpcErrorError" => crate::checked::<m::JsonRpcErrorError>(value),
+            "JsonRpcMessage" => crate::checked::<m::JsonRpcMessage>(value),
+            "JsonRpcNotification" => crate::checked::<m::JsonRpcNotification>(value),
+            "JsonRpcRequest" => crate::checked::<m::JsonRpcRequest>(value),
+            "JsonRpcRequestParams" => crate::checked::<m::JsonRpcRequestParams>(value),
+            "JsonRpcRequestParamsMeta" => {
+                crate::checked::<m::JsonRpcRequestParamsMeta>(value)
+            }
+            "JsonRpcResponse" => crate::checked::<m::JsonRpcResponse>(value),
+            "ListPromptsRequest" => crate::checked::<m::ListPromptsRequest>(value),
+            "ListPromptsRequestParams" => {
+                crate::checked::<m::ListPromptsRequestParams>(value)
+            }
+            "ListPromptsResult" => crate::checked::<m::ListPromptsResult>(value),
+            "ListResourceTemplatesRequest" => {
+                crate::checked::<m::ListResourceTemplatesRequest>(value)
+            }
+            "ListResourceTemplatesRequestParams" => {
+                crate::checked::<m::ListResourceTemplatesRequestParams>(value)
+            }
+            "ListResourceTemplatesResult" => {
+                crate::checked::<m::ListResourceTemplatesResult>(value)
+            }
+            "ListResourcesRequest" => crate::checked::<m::ListResourcesRequest>(value),
+            "ListResourcesRequestParams" => {
+                crate::checked::<m::ListResourcesRequestParams>(value)
+            }
+            "ListResourcesResult" => crate::checked::<m::ListResourcesResult>(value),
+            "ListRootsRequest" => crate::checked::<m::ListRootsRequest>(value),
+            "ListRootsRequestParams" => {
+                crate::checked::<m::ListRootsRequestParams>(value)
+            }
+            "ListRootsRequestParamsMeta" => {
+                crate::checked::<m::ListRootsRequestParamsMeta>(value)
+            }
+            "ListRootsResult" => crate::checked::<m::ListRootsResult>(value),
+            "ListToolsRequest" => crate::checked::<m::ListToolsRequest>(value),
+            "ListToolsRequestParams" => {
+                crate::checked::<m::ListToolsRequestParams>(value)
+            }
+            "ListToolsResult" => crate::checked::<m::ListToolsResult>(value),
+            "LoggingLevel" => crate::checked::<m::LoggingLevel>(value),
+            "LoggingMessageNotification" => {
+                crate::checked::<m::LoggingMessageNotification>(value)
+            }
+            "LoggingMessageNotificationParams" => {
+                crate::checked::<m::LoggingMessageNotificationParams>(value)
+            }
+            "ModelHint" => crate::checked::<m::ModelHint>(value),
+            "ModelPreferences" => crate::checked::<m::ModelPreferences>(value),
+            "Notification" => crate::checked::<m::Notification>(value),
+            "NumberSchema" => crate::checked::<m::NumberSchema>(value),
+            "NumberSchemaType" => crate::checked::<m::NumberSchemaType>(value),
+            "PaginatedRequest" => crate::checked::<m::PaginatedRequest>(value),
+            "PaginatedRequestParams" => {
+                crate::checked::<m::PaginatedRequestParams>(value)
+            }
+            "PaginatedResult" => crate::checked::<m::PaginatedResult>(value),
+            "PingRequest" => crate::checked::<m::PingRequest>(value),
+            "PingRequestParams" => crate::checked::<m::PingRequestParams>(value),
+            "PingRequestParamsMeta" => crate::checked::<m::PingRequestParamsMeta>(value),
+            "PrimitiveSchemaDefinition" => {
+                crate::checked::<m::PrimitiveSchemaDefinition>(value)
+            }
+            "ProgressNotification" => crate::checked::<m::ProgressNotification>(value),
+            "ProgressNotificationParams" => {
+                crate::checked::<m::ProgressNotificationParams>(value)
+            }
+            "ProgressToken" => crate::checked::<m::ProgressToken>(value),
+            "Prompt" => crate::checked::<m::Prompt>(value),
+            "PromptArgument" => crate::checked::<m::PromptArgument>(value),
+            "PromptListChangedNotification" => {
+                crate::checked::<m::PromptListChangedNotification>(value)
+            }
+            "PromptMessage" => crate::checked::<m::PromptMessage>(value),
+            "PromptReference" => crate::checked::<m::PromptReference>(value),
+            "ReadResourceRequest" => crate::checked::<m::ReadResourceRequest>(value),
+            "ReadResourceRequestParams" => {
+                crate::checked::<m::ReadResourceRequestParams>(value)
+            }
+            "ReadResourceResult" => crate::checked::<m::ReadResourceResult>(value),
+            "ReadResourceResultContentsItem" => {
+                crate::checked::<m::ReadResourceResultContentsItem>(value)
+            }
+            "Request" => crate::checked::<m::Request>(value),
+            "RequestId" => crate::checked::<m::RequestId>(value),
+            "RequestParams" => crate::checked::<m::RequestParams>(value),
+            "RequestParamsMeta" => crate::checked::<m::RequestParamsMeta>(value),
+            "Resource" => crate::checked::<m::Resource>(value),
+            "ResourceContents" => crate::checked::<m::ResourceContents>(value),
+            "ResourceLink" => crate::checked::<m::ResourceLink>(value),
+            "ResourceListChangedNotification" => {
+                crate::checked::<m::ResourceListChangedNotification>(value)
+            }
+            "ResourceTemplate" => crate::checked::<m::ResourceTemplate>(value),
+            "ResourceTemplateReference" => {
+                crate::checked::<m::ResourceTemplateReference>(value)
+            }
+            "ResourceUpdatedNotification" => {
+                crate::checked::<m::ResourceUpdatedNotification>(value)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                crate::checked::<m::ResourceUpdatedNotificationParams>(value)
+            }
+            "ResultObject" => crate::checked::<m::ResultObject>(value),
+            "Role" => crate::checked::<m::Role>(value),
+            "Root" => crate::checked::<m::Root>(value),
+            "RootsListChangedNotification" => {
+                crate::checked::<m::RootsListChangedNotification>(value)
+            }
+            "SamplingMessage" => crate::checked::<m::SamplingMessage>(value),
+            "SamplingMessageContent" => {
+                crate::checked::<m::SamplingMessageContent>(value)
+            }
+            "ServerCapabilities" => crate::checked::<m::ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => {
+                crate::checked::<m::ServerCapabilitiesPrompts>(value)
+            }
+            "ServerCapabilitiesResources" => {
+                crate::checked::<m::ServerCapabilitiesResources>(value)
+            }
+            "ServerCapabilitiesTools" => {
+                crate::checked::<m::ServerCapabilitiesTools>(value)
+            }
+            "SetLevelRequest" => crate::checked::<m::SetLevelRequest>(value),
+            "SetLevelRequestParams" => crate::checked::<m::SetLevelRequestParams>(value),
+            "StringSchema" => crate::checked::<m::StringSchema>(value),
+            "StringSchemaFormat" => crate::checked::<m::StringSchemaFormat>(value),
+            "SubscribeRequest" => crate::checked::<m::SubscribeRequest>(value),
+            "SubscribeRequestParams" => {
+                crate::checked::<m::SubscribeRequestParams>(value)
+            }
+            "TextContent" => crate::checked::<m::TextContent>(value),
+            "TextResourceContents" => crate::checked::<m::TextResourceContents>(value),
+            "Tool" => crate::checked::<m::Tool>(value),
+            "ToolAnnotations" => crate::checked::<m::ToolAnnotations>(value),
+            "ToolInputSchema" => crate::checked::<m::ToolInputSchema>(value),
+            "ToolListChangedNotification" => {
+                crate::checked::<m::ToolListChangedNotification>(value)
+            }
+            "ToolOutputSchema" => crate::checked::<m::ToolOutputSchema>(value),
+            "UnsubscribeRequest" => crate::checked::<m::UnsubscribeRequest>(value),
+            "UnsubscribeRequestParams" => {
+                crate::checked::<m::UnsubscribeRequestParams>(value)
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

@@ -184,6 +184,407 @@ pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[
     ("SingleSelectEnumSchema", m::SingleSelectEnumSchema::DECODE),
 ];
 
+/// The Rust name of every string enum.
+pub const STRING_ENUMS: &[&str] = &[
+    "CreateMessageRequestParamsIncludeContext",
+    "ElicitResultAction",
+    "IconTheme",
+    "LoggingLevel",
+    "NumberSchemaType",
+    "Role",
+    "StringSchemaFormat",
+    "TaskStatus",
+    "ToolChoiceMode",
+    "ToolExecutionTaskSupport",
+];
+
+/// Decodes `value` tolerantly as the type named `rust_name` (any generated type but
+/// an alias), and returns it encoded back with what a strict check finds in it;
+/// `None` if there is no such type.
+pub fn checked(
+    rust_name: &str,
+    value: serde_json::Value,
+) -> Option<
+    Result<(serde_json::Value, Vec<mcp_spec_types::rt::strict::Issue>), String>,
+> {
+    Some(
+        match rust_name {
+            "Annotations" => crate::checked::<m::Annotations>(value),
+            "AnyClientNotification" => crate::checked::<m::AnyClientNotification>(value),
+            "AnyClientRequest" => crate::checked::<m::AnyClientRequest>(value),
+            "AnyClientResult" => crate::checked::<m::AnyClientResult>(value),
+            "AnyServerNotification" => crate::checked::<m::AnyServerNotification>(value),
+            "AnyServerRequest" => crate::checked::<m::AnyServerRequest>(value),
+            "AnyServerResult" => crate::checked::<m::AnyServerResult>(value),
+            "AudioContent" => crate::checked::<m::AudioContent>(value),
+            "BaseMetadata" => crate::checked::<m::BaseMetadata>(value),
+            "BlobResourceContents" => crate::checked::<m::BlobResourceContents>(value),
+            "BooleanSchema" => crate::checked::<m::BooleanSchema>(value),
+            "CallToolOutcome" => crate::checked::<m::CallToolOutcome>(value),
+            "CallToolRequest" => crate::checked::<m::CallToolRequest>(value),
+            "CallToolRequestParams" => crate::checked::<m::CallToolRequestParams>(value),
+            "CallToolRequestParamsMeta" => {
+                crate::checked::<m::CallToolRequestParamsMeta>(value)
+            }
+            "CallToolResult" => crate::checked::<m::CallToolResult>(value),
+            "CancelTaskRequest" => crate::checked::<m::CancelTaskRequest>(value),
+            "CancelTaskRequestParams" => {
+                crate::checked::<m::CancelTaskRequestParams>(value)
+            }
+            "CancelTaskResult" => crate::checked::<m::CancelTaskResult>(value),
+            "CancelledNotification" => crate::checked::<m::CancelledNotification>(value),
+            "CancelledNotificationParams" => {
+                crate::checked::<m::CancelledNotificationParams>(value)
+            }
+            "ClientCapabilities" => crate::checked::<m::ClientCapabilities>(value),
+            "ClientCapabilitiesElicitation" => {
+                crate::checked::<m::ClientCapabilitiesElicitation>(value)
+            }
+            "ClientCapabilitiesRoots" => {
+                crate::checked::<m::ClientCapabilitiesRoots>(value)
+            }
+            "ClientCapabilitiesSampling" => {
+                crate::checked::<m::ClientCapabilitiesSampling>(value)
+            }
+            "ClientCapabilitiesTasks" => {
+                crate::checked::<m::ClientCapabilitiesTasks>(value)
+            }
+            "ClientCapabilitiesTasksRequests" => {
+                crate::checked::<m::ClientCapabilitiesTasksRequests>(value)
+            }
+            "ClientCapabilitiesTasksRequestsElicitation" => {
+                crate::checked::<m::ClientCapabilitiesTasksRequestsElicitation>(value)
+            }
+            "ClientCapabilitiesTasksRequestsSampling" => {
+                crate::checked::<m::ClientCapabilitiesTasksRequestsSampling>(value)
+            }
+            "CompleteRequest" => crate::checked::<m::CompleteRequest>(value),
+            "CompleteRequestParams" => crate::checked::<m::CompleteRequestParams>(value),
+            "CompleteRequestParamsArgument" => {
+                crate::checked::<m::CompleteRequestParamsArgument>(value)
+            }
+            "CompleteRequestParamsContext" => {
+                crate::checked::<m::CompleteRequestParamsContext>(value)
+            }
+            "CompleteRequestParamsMeta" => {
+                crate::checked::<m::CompleteRequestParamsMeta>(value)
+            }
+            "CompleteRequestParamsRef" => {
+                crate::checked::<m::CompleteRequestParamsRef>(value)
+            }
+            "CompleteResult" => crate::checked::<m::CompleteResult>(value),
+            "CompleteResultCompletion" => {
+                crate::checked::<m::CompleteResultCompletion>(value)
+            }
+            "ContentBlock" => crate::checked::<m::ContentBlock>(value),
+            "CreateMessageOutcome" => crate::checked::<m::CreateMessageOutcome>(value),
+            "CreateMessageRequest" => crate::checked::<m::CreateMessageRequest>(value),
+            "CreateMessageRequestParams" => {
+                crate::checked::<m::CreateMessageRequestParams>(value)
+            }
+            "CreateMessageRequestParamsIncludeContext" => {
+                crate::checked::<m::CreateMessageRequestParamsIncludeContext>(value)
+            }
+            "CreateMessageRequestParamsMeta" => {
+                crate::checked::<m::CreateMessageRequestParamsMeta>(value)
+            }
+            "CreateMessageResult" => crate::checked::<m::CreateMessageResult>(value),
+            "CreateMessageResultContent" => {
+                crate::checked::<m::CreateMessageResultContent>(value)
+            }
+            "CreateTaskResult" => crate::checked::<m::CreateTaskResult>(value),
+            "ElicitOutcome" => crate::checked::<m::ElicitOutcome>(value),
+            "ElicitRequest" => crate::checked::<m::ElicitRequest>(value),
+            "ElicitRequestFormParams" => {
+                crate::checked::<m::ElicitRequestFormParams>(value)
+            }
+            "ElicitRequestFormParamsMeta" => {
+                crate::checked::<m::ElicitRequestFormParamsMeta>(value)
+            }
+            "ElicitRequestFormParamsRequestedSchema" => {
+                crate::checked::<m::ElicitRequestFormParamsRequestedSchema>(value)
+            }
+            "ElicitRequestParams" => crate::checked::<m::ElicitRequestParams>(value),
+            "ElicitRequestUrlParams" => {
+                crate::checked::<m::ElicitRequestUrlParams>(value)
+            }
+            "ElicitRequestUrlParamsMeta" => {
+                crate::checked::<m::ElicitRequestUrlParamsMeta>(value)
+            }
+            "ElicitResult" => crate::checked::<m::ElicitResult>(value),
+            "ElicitResultAction" => crate::checked::<m::ElicitResultAction>(value),
+            "ElicitResultContentValue" => {
+                crate::checked::<m::ElicitResultContentValue>(value)
+            }
+            "ElicitationCompleteNotification" => {
+                crate::checked::<m::ElicitationCompleteNotification>(value)
+            }
+            "ElicitationCompleteNotificationParams" => {
+                crate::checked::<m::ElicitationCompleteNotificationParams>(value)
+            }
+            "EmbeddedResource" => crate::checked::<m::EmbeddedResource>(value),
+            "EmbeddedResourceResource" => {
+                crate::checked::<m::EmbeddedResourceResource>(value)
+            }
+            "EnumSchema" => crate::checked::<m::EnumSchema>(value),
+            "ErrorObject" => crate::checked::<m::ErrorObject>(value),
+            "GetPromptRequest" => crate::checked::<m::GetPromptRequest>(value),
+            "GetPromptRequestParams" => {
+                crate::checked::<m::GetPromptRequestParams>(value)
+            }
+            "GetPromptRequestParamsMeta" => {
+                crate::checked::<m::GetPromptRequestParamsMeta>(value)
+            }
+            "GetPromptResult" => crate::checked::<m::GetPromptResult>(value),
+            "GetTaskPayloadRequest" => crate::checked::<m::GetTaskPayloadRequest>(value),
+            "GetTaskPayloadRequestParams" => {
+                crate::checked::<m::GetTaskPayloadRequestParams>(value)
+            }
+            "GetTaskPayloadResult" => crate::checked::<m::GetTaskPayloadResult>(value),
+            "GetTaskRequest" => crate::checked::<m::GetTaskRequest>(value),
+            "GetTaskRequestParams" => crate::checked::<m::GetTaskRequestParams>(value),
+            "GetTaskResult" => crate::checked::<m::GetTaskResult>(value),
+            "Icon" => crate::checked::<m::Icon>(value),
+            "IconTheme" => crate::checked::<m::IconTheme>(value),
+            "Icons" => crate::checked::<m::Icons>(value),
+            "ImageContent" => crate::checked::<m::ImageContent>(value),
+            "Implementation" => crate::checked::<m::Implementation>(value),
+            "InitializeRequest" => crate::checked::<m::InitializeRequest>(value),
+            "InitializeRequestParams" => {
+                crate::checked::<m::InitializeRequestParams>(value)
+            }
+            "InitializeRequestParamsMeta" => {
+                crate::checked::<m::InitializeRequestParamsMeta>(value)
+            }
+            "InitializeResult" => crate::checked::<m::InitializeResult>(value),
+            "InitializedNotification" => {
+                crate::checked::<m::InitializedNotification>(value)
+            }
+            "JsonRpcErrorResponse" => crate::checked::<m::JsonRpcErrorResponse>(value),
+            "JsonRpcMessage" => crate::checked::<m::JsonRpcMessage>(value),
+            "JsonRpcNotification" => crate::checked::<m::JsonRpcNotification>(value),
+            "JsonRpcRequest" => crate::checked::<m::JsonRpcRequest>(value),
+            "JsonRpcResponse" => crate::checked::<m::JsonRpcResponse>(value),
+            "JsonRpcResultResponse" => crate::checked::<m::JsonRpcResultResponse>(value),
+            "LegacyTitledEnumSchema" => {
+                crate::checked::<m::LegacyTitledEnumSchema>(value)
+            }
+            "ListPromptsRequest" => crate::checked::<m::ListPromptsRequest>(value),
+            "ListPromptsResult" => crate::checked::<m::ListPromptsResult>(value),
+            "ListResourceTemplatesRequest" => {
+                crate::checked::<m::ListResourceTemplatesRequest>(value)
+            }
+            "ListResourceTemplatesResult" => {
+                crate::checked::<m::ListResourceTemplatesResult>(value)
+            }
+            "ListResourcesRequest" => crate::checked::<m::ListResourcesRequest>(value),
+            "ListResourcesResult" => crate::checked::<m::ListResourcesResult>(value),
+            "ListRootsRequest" => crate::checked::<m::ListRootsRequest>(value),
+            "ListRootsResult" => crate::checked::<m::ListRootsResult>(value),
+            "ListTasksRequest" => crate::checked::<m::ListTasksRequest>(value),
+            "ListTasksResult" => crate::checked::<m::ListTasksResult>(value),
+            "ListToolsRequest" => crate::checked::<m::ListToolsRequest>(value),
+            "ListToolsResult" => crate::checked::<m::ListToolsResult>(value),
+            "LoggingLevel" => crate::checked::<m::LoggingLevel>(value),
+            "LoggingMessageNotification" => {
+                crate::checked::<m::LoggingMessageNotification>(value)
+            }
+            "LoggingMessageNotificationParams" => {
+                crate::checked::<m::LoggingMessageNotificationParams>(value)
+            }
+            "ModelHint" => crate::checked::<m::ModelHint>(value),
+            "ModelPreferences" => crate::checked::<m::ModelPreferences>(value),
+            "MultiSelectEnumSchema" => crate::checked::<m::MultiSelectEnumSchema>(value),
+            "Notification" => crate::checked::<m::Notification>(value),
+            "NotificationParams" => crate::checked::<m::NotificationParams>(value),
+            "NumberSchema" => crate::checked::<m::NumberSchema>(value),
+            "NumberSchemaType" => crate::checked::<m::NumberSchemaType>(value),
+            "PaginatedRequest" => crate::checked::<m::PaginatedRequest>(value),
+            "PaginatedRequestParams" => {
+                crate::checked::<m::PaginatedRequestParams>(value)
+            }
+            "PaginatedRequestParamsMeta" => {
+                crate::checked::<m::PaginatedRequestParamsMeta>(value)
+            }
+            "PaginatedResult" => crate::checked::<m::PaginatedResult>(value),
+            "PingRequest" => crate::checked::<m::PingRequest>(value),
+            "PrimitiveSchemaDefinition" => {
+                crate::checked::<m::PrimitiveSchemaDefinition>(value)
+            }
+            "ProgressNotification" => crate::checked::<m::ProgressNotification>(value),
+            "ProgressNotificationParams" => {
+                crate::checked::<m::ProgressNotificationParams>(value)
+            }
+            "ProgressToken" => crate::checked::<m::ProgressToken>(value),
+            "Prompt" => crate::checked::<m::Prompt>(value),
+            "PromptArgument" => crate::checked::<m::PromptArgument>(value),
+            "PromptListChangedNotification" => {
+                crate::checked::<m::PromptListChangedNotification>(value)
+            }
+            "PromptMessage" => crate::checked::<m::PromptMessage>(value),
+            "PromptReference" => crate::checked::<m::PromptReference>(value),
+            "ReadResourceRequest" => crate::checked::<m::ReadResourceRequest>(value),
+            "ReadResourceRequestParams" => {
+                crate::checked::<m::ReadResourceRequestParams>(value)
+            }
+            "ReadResourceRequestParamsMeta" => {
+                crate::checked::<m::ReadResourceRequestParamsMeta>(value)
+            }
+            "ReadResourceResult" => crate::checked::<m::ReadResourceResult>(value),
+            "ReadResourceResultContentsItem" => {
+                crate::checked::<m::ReadResourceResultContentsItem>(value)
+            }
+            "RelatedTaskMetadata" => crate::checked::<m::RelatedTaskMetadata>(value),
+            "Request" => crate::checked::<m::Request>(value),
+            "RequestId" => crate::checked::<m::RequestId>(value),
+            "RequestParams" => crate::checked::<m::RequestParams>(value),
+            "RequestParamsMeta" => crate::checked::<m::RequestParamsMeta>(value),
+            "Resource" => crate::checked::<m::Resource>(value),
+            "ResourceContents" => crate::checked::<m::ResourceContents>(value),
+            "ResourceLink" => crate::checked::<m::ResourceLink>(value),
+            "ResourceListChangedNotification" => {
+                crate::checked::<m::ResourceListChangedNotification>(value)
+            }
+            "ResourceRequestParams" => crate::checked::<m::ResourceRequestParams>(value),
+            "ResourceRequestParamsMeta" => {
+                crate::checked::<m::ResourceRequestParamsMeta>(value)
+            }
+            "ResourceTemplate" => crate::checked::<m::ResourceTemplate>(value),
+            "ResourceTemplateReference" => {
+                crate::checked::<m::ResourceTemplateReference>(value)
+            }
+            "ResourceUpdatedNotification" => {
+                crate::checked::<m::ResourceUpdatedNotification>(value)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                crate::checked::<m::ResourceUpdatedNotificationParams>(value)
+            }
+            "ResultObject" => crate::checked::<m::ResultObject>(value),
+            "Role" => crate::checked::<m::Role>(value),
+            "Root" => crate::checked::<m::Root>(value),
+            "RootsListChangedNotification" => {
+                crate::checked::<m::RootsListChangedNotification>(value)
+            }
+            "SamplingMessage" => crate::checked::<m::SamplingMessage>(value),
+            "SamplingMessageContent" => {
+                crate::checked::<m::SamplingMessageContent>(value)
+            }
+            "SamplingMessageContentBlock" => {
+                crate::checked::<m::SamplingMessageContentBlock>(value)
+            }
+            "ServerCapabilities" => crate::checked::<m::ServerCapabilities>(value),
+            "ServerCapabilitiesPrompts" => {
+                crate::checked::<m::ServerCapabilitiesPrompts>(value)
+            }
+            "ServerCapabilitiesResources" => {
+                crate::checked::<m::ServerCapabilitiesResources>(value)
+            }
+            "ServerCapabilitiesTasks" => {
+                crate::checked::<m::ServerCapabilitiesTasks>(value)
+            }
+            "ServerCapabilitiesTasksRequests" => {
+                crate::checked::<m::ServerCapabilitiesTasksRequests>(value)
+            }
+            "ServerCapabilitiesTasksRequestsTools" => {
+                crate::checked::<m::ServerCapabilitiesTasksRequestsTools>(value)
+            }
+            "ServerCapabilitiesTools" => {
+                crate::checked::<m::ServerCapabilitiesTools>(value)
+            }
+            "SetLevelRequest" => crate::checked::<m::SetLevelRequest>(value),
+            "SetLevelRequestParams" => crate::checked::<m::SetLevelRequestParams>(value),
+            "SetLevelRequestParamsMeta" => {
+                crate::checked::<m::SetLevelRequestParamsMeta>(value)
+            }
+            "SingleSelectEnumSchema" => {
+                crate::checked::<m::SingleSelectEnumSchema>(value)
+            }
+            "StringSchema" => crate::checked::<m::StringSchema>(value),
+            "StringSchemaFormat" => crate::checked::<m::StringSchemaFormat>(value),
+            "SubscribeRequest" => crate::checked::<m::SubscribeRequest>(value),
+            "SubscribeRequestParams" => {
+                crate::checked::<m::SubscribeRequestParams>(value)
+            }
+            "SubscribeRequestParamsMeta" => {
+                crate::checked::<m::SubscribeRequestParamsMeta>(value)
+            }
+            "Task" => crate::checked::<m::Task>(value),
+            "TaskAugmentedRequestParams" => {
+                crate::checked::<m::TaskAugmentedRequestParams>(value)
+            }
+            "TaskAugmentedRequestParamsMeta" => {
+                crate::checked::<m::TaskAugmentedRequestParamsMeta>(value)
+            }
+            "TaskMetadata" => crate::checked::<m::TaskMetadata>(value),
+            "TaskStatus" => crate::checked::<m::TaskStatus>(value),
+            "TaskStatusNotification" => {
+                crate::checked::<m::TaskStatusNotification>(value)
+            }
+            "TaskStatusNotificationParams" => {
+                crate::checked::<m::TaskStatusNotificationParams>(value)
+            }
+            "TextContent" => crate::checked::<m::TextContent>(value),
+            "TextResourceContents" => crate::checked::<m::TextResourceContents>(value),
+            "TitledMultiSelectEnumSchema" => {
+                crate::checked::<m::TitledMultiSelectEnumSchema>(value)
+            }
+            "TitledMultiSelectEnumSchemaItems" => {
+                crate::checked::<m::TitledMultiSelectEnumSchemaItems>(value)
+            }
+            "TitledMultiSelectEnumSchemaItemsAnyOfItem" => {
+                crate::checked::<m::TitledMultiSelectEnumSchemaItemsAnyOfItem>(value)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                crate::checked::<m::TitledSingleSelectEnumSchema>(value)
+            }
+            "TitledSingleSelectEnumSchemaOneOfItem" => {
+                crate::checked::<m::TitledSingleSelectEnumSchemaOneOfItem>(value)
+            }
+            "Tool" => crate::checked::<m::Tool>(value),
+            "ToolAnnotations" => crate::checked::<m::ToolAnnotations>(value),
+            "ToolChoice" => crate::checked::<m::ToolChoice>(value),
+            "ToolChoiceMode" => crate::checked::<m::ToolChoiceMode>(value),
+            "ToolExecution" => crate::checked::<m::ToolExecution>(value),
+            "ToolExecutionTaskSupport" => {
+                crate::checked::<m::ToolExecutionTaskSupport>(value)
+            }
+            "ToolInputSchema" => crate::checked::<m::ToolInputSchema>(value),
+            "ToolListChangedNotification" => {
+                crate::checked::<m::ToolListChangedNotification>(value)
+            }
+            "ToolOutputSchema" => crate::checked::<m::ToolOutputSchema>(value),
+            "ToolResultContent" => crate::checked::<m::ToolResultContent>(value),
+            "ToolUseContent" => crate::checked::<m::ToolUseContent>(value),
+            "UnsubscribeRequest" => crate::checked::<m::UnsubscribeRequest>(value),
+            "UnsubscribeRequestParams" => {
+                crate::checked::<m::UnsubscribeRequestParams>(value)
+            }
+            "UnsubscribeRequestParamsMeta" => {
+                crate::checked::<m::UnsubscribeRequestParamsMeta>(value)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                crate::checked::<m::UntitledMultiSelectEnumSchema>(value)
+            }
+            "UntitledMultiSelectEnumSchemaItems" => {
+                crate::checked::<m::UntitledMultiSelectEnumSchemaItems>(value)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                crate::checked::<m::UntitledSingleSelectEnumSchema>(value)
+            }
+            "UrlElicitationRequiredError" => {
+                crate::checked::<m::UrlElicitationRequiredError>(value)
+            }
+            "UrlElicitationRequiredErrorError" => {
+                crate::checked::<m::UrlElicitationRequiredErrorError>(value)
+            }
+            "UrlElicitationRequiredErrorErrorData" => {
+                crate::checked::<m::UrlElicitationRequiredErrorErrorData>(value)
+            }
+            _ => return None,
+        },
+    )
+}
+
 /// Decodes `value` as the definition named `definition` and encodes it back;
 /// `None` if there is no such definition.
 pub fn roundtrip(

@@ -125,16 +125,22 @@ mod tagged_unions {
                 m::ContentBlock::AudioContent(_) => "AudioContent",
                 m::ContentBlock::ResourceLink(_) => "ResourceLink",
                 m::ContentBlock::EmbeddedResource(_) => "EmbeddedResource",
+                m::ContentBlock::Unknown(_) => "Unknown",
             };
             assert_eq!(got, arm);
         }
     }
 
     #[test]
-    fn unknown_tag_names_the_tag_and_the_choices() {
-        let e =
-            rejects::<m::ContentBlock>(json!({"type": "video"}), "", "unknown `type` \"video\"");
-        assert!(e.contains("resource_link"), "{e}");
+    fn unknown_tag_is_kept_and_strictly_reported() {
+        let block: m::ContentBlock = exact(json!({"type": "video", "frames": [1, 2]}));
+        assert!(matches!(block, m::ContentBlock::Unknown(_)));
+        let e = mcp_spec_types::rt::strict::from_str::<m::ContentBlock>(r#"{"type":"video"}"#)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at the root: ContentBlock has no arm for `type` \"video\""
+        );
     }
 
     #[test]
@@ -498,7 +504,7 @@ mod string_enums {
     fn from_str_display_all() {
         for level in m::LoggingLevel::ALL {
             let s = level.to_string();
-            assert_eq!(s.parse::<m::LoggingLevel>().unwrap(), *level);
+            assert_eq!(&s.parse::<m::LoggingLevel>().unwrap(), level);
             assert_eq!(serde_json::to_value(level).unwrap(), json!(s));
         }
         assert_eq!(m::LoggingLevel::ALL.len(), 8);
@@ -508,9 +514,22 @@ mod string_enums {
     }
 
     #[test]
-    fn unknown_value_is_a_decode_error_at_its_path() {
+    fn unknown_value_is_kept_and_strictly_reported_at_its_path() {
         let v = json!({"level": "loud", "data": 1});
-        rejects::<m::LoggingMessageNotificationParams>(v, "level", "unknown variant `loud`");
-        rejects::<m::Role>(json!("robot"), "", "expected `assistant` or `user`");
+        let params: m::LoggingMessageNotificationParams = exact(v.clone());
+        assert_eq!(params.level, m::LoggingLevel::Unknown("loud".to_string()));
+        let e = mcp_spec_types::rt::strict::from_str::<m::LoggingMessageNotificationParams>(
+            &v.to_string(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at `level`: LoggingLevel has no value \"loud\""
+        );
+        rejects::<m::Role>(
+            json!(7),
+            "",
+            "expected a string: one of `assistant`, `user`",
+        );
     }
 }

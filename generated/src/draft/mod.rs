@@ -23,14 +23,7 @@ pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -38,29 +31,14 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "lastModified",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -116,6 +94,7 @@ crate::rt::open_object! {
 /// - `ListToolsRequest`: an object; `method` = `"tools/list"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.name`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params._meta`, `params.argument`, `params.ref`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -141,6 +120,9 @@ pub enum AnyClientRequest {
     CallToolRequest(CallToolRequest),
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientRequest {
@@ -326,6 +308,7 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -341,6 +324,7 @@ crate::rt::union_arms! {
         ListToolsRequest(ListToolsRequest),
         CallToolRequest(CallToolRequest),
         CompleteRequest(CompleteRequest),
+        ..Unknown,
     }
 }
 
@@ -420,6 +404,7 @@ pub type AnyClientResult = ResultObject;
 /// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `jsonrpc`, `method`
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `jsonrpc`, `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -441,6 +426,9 @@ pub enum AnyServerNotification {
     ToolListChangedNotification(ToolListChangedNotification),
     /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerNotification {
@@ -560,6 +548,7 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -573,6 +562,7 @@ crate::rt::union_arms! {
         PromptListChangedNotification(PromptListChangedNotification),
         ToolListChangedNotification(ToolListChangedNotification),
         LoggingMessageNotification(LoggingMessageNotification),
+        ..Unknown,
     }
 }
 
@@ -641,6 +631,7 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `ListToolsResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `resultType`, `tools`, `ttlMs`
 /// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
 /// - `CompleteResult`: an object; `resultType` = `"complete"` or absent; requires `completion`, `completion.values`, `resultType`
+/// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -670,6 +661,9 @@ pub enum AnyServerResult {
     CallToolResult(CallToolResult),
     /// The [`CompleteResult`] arm.
     CompleteResult(CompleteResult),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerResult {
@@ -873,6 +867,7 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -890,6 +885,7 @@ crate::rt::union_arms! {
         ListToolsResult(ListToolsResult),
         CallToolResult(CallToolResult),
         CompleteResult(CompleteResult),
+        ..Unknown,
     }
 }
 
@@ -970,25 +966,10 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct AudioContent {
     pub r#type: consts::Audio,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -1022,14 +1003,7 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1046,28 +1020,12 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -1089,32 +1047,11 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub default: ::std::option::Option<bool>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1134,15 +1071,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CacheableResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -1202,8 +1131,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/CacheableResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CacheableResultCacheScope {
     /// `private`
@@ -1212,12 +1141,16 @@ pub enum CacheableResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     CacheableResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -1229,6 +1162,7 @@ crate::rt::wire_enum! {
 ///
 /// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
 /// - `CallToolResult`: an object; `resultType` = `"complete"` or absent; requires `content`, `resultType`
+/// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "CallToolResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1238,6 +1172,9 @@ pub enum CallToolOutcome {
     InputRequiredResult(InputRequiredResult),
     /// The [`CallToolResult`] arm.
     CallToolResult(CallToolResult),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CallToolOutcome {
@@ -1275,6 +1212,7 @@ impl CallToolOutcome {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1282,6 +1220,7 @@ crate::rt::union_arms! {
     CallToolOutcome {
         InputRequiredResult(InputRequiredResult),
         CallToolResult(CallToolResult),
+        ..Unknown,
     }
 }
 
@@ -1326,38 +1265,15 @@ pub struct CallToolRequestParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "inputResponses",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InputResponses",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the tool.
     pub name: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "requestState",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1378,15 +1294,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: ::std::vec::Vec<ContentBlock>,
@@ -1402,15 +1310,7 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "isError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -1425,15 +1325,7 @@ pub struct CallToolResult {
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null)
     /// that conforms to the tool's outputSchema if one is defined.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "structuredContent",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1500,25 +1392,10 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -1543,24 +1420,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesElicitation",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
@@ -1570,38 +1433,17 @@ pub struct ClientCapabilities {
     ///
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub roots: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesSampling",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1624,23 +1466,9 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub form: ::std::option::Option<JsonObject>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub url: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1662,24 +1490,10 @@ crate::rt::open_object! {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via `includeContext` parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub context: ::std::option::Option<JsonObject>,
     /// Whether the client supports tool use via `tools` and `toolChoice` parameters.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub tools: ::std::option::Option<JsonObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1724,14 +1538,7 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CompleteRequestParamsContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1777,14 +1584,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1807,6 +1607,7 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1815,6 +1616,9 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CompleteRequestParamsRef {
@@ -1846,6 +1650,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1853,6 +1658,7 @@ crate::rt::union_arms! {
     CompleteRequestParamsRef {
         PromptReference(PromptReference),
         ResourceTemplateReference(ResourceTemplateReference),
+        ..Unknown,
     }
 }
 
@@ -1872,15 +1678,7 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     pub completion: CompleteResultCompletion,
     /// Indicates the type of the result, which allows the client to determine
@@ -1910,25 +1708,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "hasMore",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1974,6 +1757,7 @@ crate::rt::open_object! {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1988,6 +1772,9 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl ContentBlock {
@@ -2063,6 +1850,7 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -2073,6 +1861,7 @@ crate::rt::union_arms! {
         AudioContent(AudioContent),
         ResourceLink(ResourceLink),
         EmbeddedResource(EmbeddedResource),
+        ..Unknown,
     }
 }
 
@@ -2134,15 +1923,7 @@ pub struct CreateMessageRequestParams {
     /// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
     /// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     /// [`ClientCapabilities.sampling.context`](ClientCapabilities).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "includeContext",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CreateMessageRequestParamsIncludeContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -2151,79 +1932,26 @@ pub struct CreateMessageRequestParams {
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub metadata: ::std::option::Option<JsonObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "modelPreferences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ModelPreferences",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopSequences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "systemPrompt",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
     /// Default is `{ mode: "auto" }`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "toolChoice",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolChoice",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "toolChoice", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but [`ClientCapabilities.sampling.tools`](ClientCapabilities) is not declared.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Tool>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Tool>"))]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2254,8 +1982,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/includeContext`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
@@ -2267,6 +1995,9 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `thisServer`
     #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -2274,6 +2005,7 @@ crate::rt::wire_enum! {
         AllServers: "allServers",
         None: "none",
         ThisServer: "thisServer",
+        ..Unknown,
     }
 }
 
@@ -2283,15 +2015,7 @@ crate::rt::wire_enum! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -2306,15 +2030,7 @@ pub struct CreateMessageResult {
     /// - `"toolUse"`: The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopReason",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2343,6 +2059,7 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -2359,6 +2076,9 @@ pub enum CreateMessageResultContent {
     ToolResultContent(ToolResultContent),
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CreateMessageResultContent {
@@ -2504,6 +2224,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -2515,6 +2236,7 @@ crate::rt::union_arms! {
         ToolUseContent(ToolUseContent),
         ToolResultContent(ToolResultContent),
         Array(::std::vec::Vec<SamplingMessageContentBlock>),
+        ..Unknown,
     }
 }
 
@@ -2587,15 +2309,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DiscoverResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -2617,14 +2331,7 @@ pub struct DiscoverResult {
     /// available tools (e.g., by including it in a system prompt). It should
     /// focus on information that helps the model use the server effectively
     /// and should not duplicate information already in tool descriptions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -2679,8 +2386,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/DiscoverResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum DiscoverResultCacheScope {
     /// `private`
@@ -2689,12 +2396,16 @@ pub enum DiscoverResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     DiscoverResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -2741,14 +2452,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "consts::Form",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
@@ -2777,28 +2481,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "$schema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2822,6 +2511,7 @@ crate::rt::open_object! {
 ///
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `message`, `mode`, `url`
+/// - `Unknown`: any other `mode` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -2830,6 +2520,9 @@ pub enum ElicitRequestParams {
     ElicitRequestFormParams(ElicitRequestFormParams),
     /// The [`ElicitRequestUrlParams`] arm.
     ElicitRequestUrlParams(ElicitRequestUrlParams),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl ElicitRequestParams {
@@ -2866,6 +2559,7 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -2873,6 +2567,7 @@ crate::rt::union_arms! {
     ElicitRequestParams {
         ElicitRequestFormParams(ElicitRequestFormParams),
         ElicitRequestUrlParams(ElicitRequestUrlParams),
+        ..Unknown,
     }
 }
 
@@ -2924,14 +2619,7 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -2954,8 +2642,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ElicitResult/properties/action`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
@@ -2967,6 +2655,9 @@ pub enum ElicitResultAction {
     /// `decline`
     #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
     Decline,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -2974,6 +2665,7 @@ crate::rt::wire_enum! {
         Accept: "accept",
         Cancel: "cancel",
         Decline: "decline",
+        ..Unknown,
     }
 }
 
@@ -3064,6 +2756,7 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -3109,25 +2802,10 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3191,6 +2869,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -3225,6 +2904,7 @@ pub type EmptyResult = ResultObject;
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -3239,6 +2919,9 @@ pub enum EnumSchema {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl EnumSchema {
@@ -3324,6 +3007,7 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -3334,6 +3018,7 @@ crate::rt::union_arms! {
         UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
         TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+        ..Unknown,
     }
 }
 
@@ -3374,14 +3059,7 @@ pub struct ErrorObject {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3406,6 +3084,7 @@ crate::rt::open_object! {
 ///
 /// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
 /// - `GetPromptResult`: an object; `resultType` = `"complete"` or absent; requires `messages`, `resultType`
+/// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "GetPromptResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -3415,6 +3094,9 @@ pub enum GetPromptOutcome {
     InputRequiredResult(InputRequiredResult),
     /// The [`GetPromptResult`] arm.
     GetPromptResult(GetPromptResult),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl GetPromptOutcome {
@@ -3446,6 +3128,7 @@ impl GetPromptOutcome {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -3453,6 +3136,7 @@ crate::rt::union_arms! {
     GetPromptOutcome {
         InputRequiredResult(InputRequiredResult),
         GetPromptResult(GetPromptResult),
+        ..Unknown,
     }
 }
 
@@ -3497,38 +3181,15 @@ pub struct GetPromptRequestParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "inputResponses",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InputResponses",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "requestState",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3549,25 +3210,10 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An optional description for the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Indicates the type of the result, which allows the client to determine
@@ -3622,14 +3268,7 @@ crate::rt::open_object! {
 pub struct HeaderMismatchError {
     pub jsonrpc: consts::V2_0,
     pub error: HeaderMismatchErrorError,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3651,14 +3290,7 @@ pub struct HeaderMismatchErrorError {
     /// The error type that occurred.
     pub code: consts::Minus32020,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3681,28 +3313,13 @@ crate::rt::open_object! {
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     /// `data:` URI with Base64-encoded image data.
@@ -3718,14 +3335,7 @@ pub struct Icon {
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "IconTheme",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "IconTheme"))]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3749,8 +3359,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/Icon/properties/theme`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum IconTheme {
     /// `dark`
@@ -3759,12 +3369,16 @@ pub enum IconTheme {
     /// `light`
     #[cfg_attr(feature = "schemars", schemars(rename = "light"))]
     Light,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     IconTheme {
         Dark: "dark",
         Light: "light",
+        ..Unknown,
     }
 }
 
@@ -3781,14 +3395,7 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3806,25 +3413,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -3855,14 +3447,7 @@ pub struct Implementation {
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -3873,14 +3458,7 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -3890,27 +3468,12 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The version of this implementation.
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "websiteUrl",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "websiteUrl", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3935,6 +3498,7 @@ crate::rt::open_object! {
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -3945,6 +3509,9 @@ pub enum InputRequest {
     ListRootsRequest(ListRootsRequest),
     /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl InputRequest {
@@ -3992,6 +3559,7 @@ impl InputRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -4000,6 +3568,7 @@ crate::rt::union_arms! {
         CreateMessageRequest(CreateMessageRequest),
         ListRootsRequest(ListRootsRequest),
         ElicitRequest(ElicitRequest),
+        ..Unknown,
     }
 }
 
@@ -4035,35 +3604,11 @@ pub type InputRequests = ::std::collections::BTreeMap<
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InputRequiredResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "inputRequests",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InputRequests",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputRequests", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputRequests"))]
     pub input_requests: ::std::option::Option<InputRequests>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "requestState",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -4147,6 +3692,7 @@ impl InputResponse {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4181,25 +3727,9 @@ impl ::std::convert::From<ElicitResult> for InputResponse {
 pub struct InputResponseRequestParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "inputResponses",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InputResponses",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "requestState",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4229,14 +3759,7 @@ pub struct InternalError {
     /// The error type that occurred.
     pub code: consts::Minus32603,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -4269,14 +3792,7 @@ pub struct InvalidParamsError {
     /// The error type that occurred.
     pub code: consts::Minus32602,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -4300,14 +3816,7 @@ pub struct InvalidRequestError {
     /// The error type that occurred.
     pub code: consts::Minus32600,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -4337,14 +3846,7 @@ pub type JsonObject = serde_json::Map<::std::string::String, serde_json::Value>;
 pub struct JsonRpcErrorResponse {
     pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4445,6 +3947,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4488,14 +3991,7 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4520,14 +4016,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4603,6 +4092,7 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4655,45 +4145,16 @@ pub type JsonValue = serde_json::Value;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     pub r#type: consts::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "enumNames",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4737,15 +4198,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4761,15 +4214,7 @@ pub struct ListPromptsResult {
     pub cache_scope: ListPromptsResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Indicates the type of the result, which allows the client to determine
@@ -4820,8 +4265,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ListPromptsResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListPromptsResultCacheScope {
     /// `private`
@@ -4830,12 +4275,16 @@ pub enum ListPromptsResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     ListPromptsResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -4885,15 +4334,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4909,15 +4350,7 @@ pub struct ListResourceTemplatesResult {
     pub cache_scope: ListResourceTemplatesResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -4969,8 +4402,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ListResourceTemplatesResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListResourceTemplatesResultCacheScope {
     /// `private`
@@ -4979,12 +4412,16 @@ pub enum ListResourceTemplatesResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     ListResourceTemplatesResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -5034,15 +4471,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -5058,15 +4487,7 @@ pub struct ListResourcesResult {
     pub cache_scope: ListResourcesResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Indicates the type of the result, which allows the client to determine
@@ -5117,8 +4538,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ListResourcesResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListResourcesResultCacheScope {
     /// `private`
@@ -5127,12 +4548,16 @@ pub enum ListResourcesResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     ListResourcesResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -5167,14 +4592,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListRootsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5192,15 +4610,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5257,15 +4667,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -5281,15 +4683,7 @@ pub struct ListToolsResult {
     pub cache_scope: ListToolsResultCacheScope,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5340,8 +4734,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ListToolsResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ListToolsResultCacheScope {
     /// `private`
@@ -5350,12 +4744,16 @@ pub enum ListToolsResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     ListToolsResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -5384,8 +4782,8 @@ crate::rt::open_object! {
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
@@ -5412,6 +4810,9 @@ pub enum LoggingLevel {
     /// `warning`
     #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -5424,6 +4825,7 @@ crate::rt::wire_enum! {
         Info: "info",
         Notice: "notice",
         Warning: "warning",
+        ..Unknown,
     }
 }
 
@@ -5451,29 +4853,14 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: serde_json::Value,
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5517,14 +4904,7 @@ pub struct MethodNotFoundError {
     /// The error type that occurred.
     pub code: consts::Minus32601,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -5549,14 +4929,7 @@ crate::rt::open_object! {
 pub struct MissingRequiredClientCapabilityError {
     pub jsonrpc: consts::V2_0,
     pub error: MissingRequiredClientCapabilityErrorError,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5630,14 +5003,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5667,15 +5033,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "costPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -5684,40 +5042,17 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<ModelHint>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "intelligencePriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "speedPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5799,6 +5134,7 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -5825,14 +5161,7 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5862,15 +5191,7 @@ pub struct NotificationMetaObject {
     ///
     /// The value is the JSON-RPC ID of the `subscriptions/listen` request that
     /// opened the stream.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "io.modelcontextprotocol/subscriptionId",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/subscriptionId", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub io_modelcontextprotocol_subscription_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5887,15 +5208,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5911,50 +5224,15 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub default: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5975,8 +5253,8 @@ crate::rt::open_object! {
 
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
@@ -5985,12 +5263,16 @@ pub enum NumberSchemaType {
     /// `number`
     #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
     Number,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     NumberSchemaType {
         Integer: "integer",
         Number: "number",
+        ..Unknown,
     }
 }
 
@@ -6023,14 +5305,7 @@ pub struct PaginatedRequestParams {
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6047,27 +5322,11 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6098,14 +5357,7 @@ pub struct ParseError {
     /// The error type that occurred.
     pub code: consts::Minus32700,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -6137,6 +5389,7 @@ crate::rt::open_object! {
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -6157,6 +5410,9 @@ pub enum PrimitiveSchemaDefinition {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl PrimitiveSchemaDefinition {
@@ -6290,6 +5546,7 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -6303,6 +5560,7 @@ crate::rt::union_arms! {
         UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
         TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+        ..Unknown,
     }
 }
 
@@ -6378,25 +5636,10 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// An optional message describing the current progress.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -6404,14 +5647,7 @@ pub struct ProgressNotificationParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6475,6 +5711,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -6501,35 +5738,13 @@ impl ::std::convert::From<i64> for ProgressToken {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<PromptArgument>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -6540,14 +5755,7 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -6557,14 +5765,7 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6587,26 +5788,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6614,14 +5801,7 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6643,14 +5823,7 @@ crate::rt::open_object! {
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6699,14 +5872,7 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6729,6 +5895,7 @@ crate::rt::open_object! {
 ///
 /// - `InputRequiredResult`: an object; `resultType` = `"input_required"`; requires `resultType`
 /// - `ReadResourceResult`: an object; `resultType` = `"complete"` or absent; requires `cacheScope`, `contents`, `resultType`, `ttlMs`
+/// - `Unknown`: any other `resultType` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ReadResourceResultResponseResult")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -6738,6 +5905,9 @@ pub enum ReadResourceOutcome {
     InputRequiredResult(InputRequiredResult),
     /// The [`ReadResourceResult`] arm.
     ReadResourceResult(ReadResourceResult),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl ReadResourceOutcome {
@@ -6769,6 +5939,7 @@ impl ReadResourceOutcome {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -6776,6 +5947,7 @@ crate::rt::union_arms! {
     ReadResourceOutcome {
         InputRequiredResult(InputRequiredResult),
         ReadResourceResult(ReadResourceResult),
+        ..Unknown,
     }
 }
 
@@ -6819,25 +5991,9 @@ crate::rt::open_object! {
 pub struct ReadResourceRequestParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "_meta"))]
     pub meta: RequestMetaObject,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "inputResponses",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InputResponses",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "inputResponses", default, skip_serializing_if = "::std::option::Option::is_none", with = "InputResponses"))]
     pub input_responses: ::std::option::Option<InputResponses>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "requestState",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestState", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub request_state: ::std::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -6859,15 +6015,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6929,8 +6077,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ReadResourceResult/properties/cacheScope`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ReadResourceResultCacheScope {
     /// `private`
@@ -6939,12 +6087,16 @@ pub enum ReadResourceResultCacheScope {
     /// `public`
     #[cfg_attr(feature = "schemars", schemars(rename = "public"))]
     Public,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     ReadResourceResultCacheScope {
         Private: "private",
         Public: "public",
+        ..Unknown,
     }
 }
 
@@ -6995,6 +6147,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -7041,14 +6194,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -7111,6 +6257,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -7142,10 +6289,7 @@ pub struct RequestMetaObject {
     /// Capabilities are declared per-request rather than once at initialization;
     /// an empty object means the client supports no optional capabilities.
     /// Servers MUST NOT infer capabilities from prior requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(rename = "io.modelcontextprotocol/clientCapabilities")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/clientCapabilities"))]
     pub io_modelcontextprotocol_client_capabilities: ::std::boxed::Box<
         ClientCapabilities,
     >,
@@ -7160,30 +6304,14 @@ pub struct RequestMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Servers
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "io.modelcontextprotocol/clientInfo",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Implementation",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/clientInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
     pub io_modelcontextprotocol_client_info: ::std::option::Option<Implementation>,
     /// The desired log level for this request. Optional.
     ///
     /// If absent, the server MUST NOT send any [`notifications/message`](LoggingMessageNotification)
     /// notifications for this request. The client opts in to log messages by
     /// explicitly setting a level. Replaces the former `logging/setLevel` RPC.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "io.modelcontextprotocol/logLevel",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "LoggingLevel",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/logLevel", default, skip_serializing_if = "::std::option::Option::is_none", with = "LoggingLevel"))]
     pub io_modelcontextprotocol_log_level: ::std::option::Option<LoggingLevel>,
     /// The MCP Protocol Version being used for this request. Required.
     ///
@@ -7191,21 +6319,10 @@ pub struct RequestMetaObject {
     /// header; otherwise the server MUST return a `400 Bad Request`. If the
     /// server does not support the requested version, it MUST return an
     /// [`UnsupportedProtocolVersionError`].
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(rename = "io.modelcontextprotocol/protocolVersion")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/protocolVersion"))]
     pub io_modelcontextprotocol_protocol_version: ::std::string::String,
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by [`notifications/progress`](ProgressNotification)). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7243,37 +6360,15 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7284,39 +6379,17 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7324,14 +6397,7 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -7358,26 +6424,10 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -7401,37 +6451,15 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7442,39 +6470,17 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7482,14 +6488,7 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -7519,14 +6518,7 @@ crate::rt::open_object! {
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7565,37 +6557,15 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7606,25 +6576,10 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -7634,14 +6589,7 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
@@ -7707,15 +6655,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
@@ -7746,15 +6686,7 @@ pub struct ResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "io.modelcontextprotocol/serverInfo",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Implementation",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/serverInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7772,15 +6704,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultMetaObject"))]
     pub meta: ::std::option::Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -7812,8 +6736,8 @@ pub type ResultType = ::std::string::String;
 
 /// The sender or recipient of messages and data in a conversation.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
@@ -7822,12 +6746,16 @@ pub enum Role {
     /// `user`
     #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     Role {
         Assistant: "assistant",
         User: "user",
+        ..Unknown,
     }
 }
 
@@ -7835,27 +6763,12 @@ crate::rt::wire_enum! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with `file://` for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -7878,15 +6791,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     pub content: SamplingMessageContent,
     pub role: Role,
@@ -7915,6 +6820,7 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -7931,6 +6837,9 @@ pub enum SamplingMessageContent {
     ToolResultContent(ToolResultContent),
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl SamplingMessageContent {
@@ -8076,6 +6985,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -8087,6 +6997,7 @@ crate::rt::union_arms! {
         ToolUseContent(ToolUseContent),
         ToolResultContent(ToolResultContent),
         Array(::std::vec::Vec<SamplingMessageContentBlock>),
+        ..Unknown,
     }
 }
 
@@ -8136,6 +7047,7 @@ for SamplingMessageContent {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -8150,6 +7062,9 @@ pub enum SamplingMessageContentBlock {
     ToolUseContent(ToolUseContent),
     /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl SamplingMessageContentBlock {
@@ -8221,6 +7136,7 @@ impl SamplingMessageContentBlock {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -8231,6 +7147,7 @@ crate::rt::union_arms! {
         AudioContent(AudioContent),
         ToolUseContent(ToolUseContent),
         ToolResultContent(ToolResultContent),
+        ..Unknown,
     }
 }
 
@@ -8269,24 +7186,10 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub completions: ::std::option::Option<JsonObject>,
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
@@ -8296,56 +7199,21 @@ pub struct ServerCapabilities {
     ///
     /// Keys MUST follow the [`_meta` key naming rules](MetaObject), with a
     /// mandatory prefix.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,JsonObject>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,JsonObject>"))]
     pub extensions: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, JsonObject>,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonObject"))]
     pub logging: ::std::option::Option<JsonObject>,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesPrompts",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesResources",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTools",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8371,15 +7239,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8399,25 +7259,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8438,15 +7283,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8504,6 +7341,7 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -8530,61 +7368,17 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "StringSchemaFormat",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxLength",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minLength",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8605,8 +7399,8 @@ crate::rt::open_object! {
 
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
@@ -8621,6 +7415,9 @@ pub enum StringSchemaFormat {
     /// `uri`
     #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
     Uri,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -8629,6 +7426,7 @@ crate::rt::wire_enum! {
         DateTime: "date-time",
         Email: "email",
         Uri: "uri",
+        ..Unknown,
     }
 }
 
@@ -8641,51 +7439,19 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionFilter {
     /// If true, receive [`notifications/prompts/list_changed`](PromptListChangedNotification).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "promptsListChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "promptsListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub prompts_list_changed: ::std::option::Option<bool>,
     /// Subscribe to [`notifications/resources/updated`](ResourceUpdatedNotification) for these resource URIs.
     /// Replaces the former `resources/subscribe` RPC.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "resourceSubscriptions",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourceSubscriptions", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub resource_subscriptions: ::std::option::Option<
         ::std::vec::Vec<::std::string::String>,
     >,
     /// If true, receive [`notifications/resources/list_changed`](ResourceListChangedNotification).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "resourcesListChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "resourcesListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub resources_list_changed: ::std::option::Option<bool>,
     /// If true, receive [`notifications/tools/list_changed`](ToolListChangedNotification).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "toolsListChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "toolsListChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub tools_list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8734,15 +7500,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscriptionsAcknowledgedNotificationParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationMetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationMetaObject"))]
     pub meta: ::std::option::Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -8854,25 +7612,14 @@ pub struct SubscriptionsListenResultMetaObject {
     /// protocol. It is intended for display, logging, and debugging. Clients
     /// SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     /// security decisions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "io.modelcontextprotocol/serverInfo",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Implementation",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/serverInfo", default, skip_serializing_if = "::std::option::Option::is_none", with = "Implementation"))]
     pub io_modelcontextprotocol_server_info: ::std::option::Option<Implementation>,
     /// Identifies the subscription stream this response closes, so the client can
     /// correlate it with the originating subscription — mirroring the same key on
     /// the stream's notifications. The value is the JSON-RPC ID of the
     /// `subscriptions/listen` request that opened the stream (and equals this
     /// response's `id`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(rename = "io.modelcontextprotocol/subscriptionId")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "io.modelcontextprotocol/subscriptionId"))]
     pub io_modelcontextprotocol_subscription_id: RequestId,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8912,25 +7659,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -8951,26 +7683,10 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -8996,58 +7712,21 @@ crate::rt::open_object! {
 pub struct TitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9112,37 +7791,16 @@ crate::rt::open_object! {
 pub struct TitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
     #[cfg_attr(feature = "schemars", schemars(rename = "oneOf"))]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9183,39 +7841,17 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: `title`, `annotations.title`, then `name`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -9226,14 +7862,7 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
     ///
@@ -9257,15 +7886,7 @@ pub struct Tool {
     /// the structuredContent field of a [`CallToolResult`]. This can be any valid JSON Schema 2020-12.
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "outputSchema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolOutputSchema",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -9273,14 +7894,7 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for [`Tool`],
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9317,15 +7931,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "destructiveHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -9333,15 +7939,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "idempotentHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -9349,38 +7947,15 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "openWorldHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "readOnlyHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9405,14 +7980,7 @@ pub struct ToolChoice {
     /// - `"auto"`: Model decides whether to use tools (default)
     /// - `"required"`: Model MUST use at least one tool before completing
     /// - `"none"`: Model MUST NOT use any tools
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolChoiceMode",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoiceMode"))]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9432,8 +8000,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ToolChoice/properties/mode`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ToolChoiceMode {
     /// `auto`
@@ -9445,6 +8013,9 @@ pub enum ToolChoiceMode {
     /// `required`
     #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
     Required,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -9452,6 +8023,7 @@ crate::rt::wire_enum! {
         Auto: "auto",
         None: "none",
         Required: "required",
+        ..Unknown,
     }
 }
 
@@ -9475,15 +8047,7 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "$schema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9503,14 +8067,7 @@ crate::rt::open_object! {
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9534,15 +8091,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "$schema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9562,15 +8111,7 @@ pub struct ToolResultContent {
     pub r#type: consts::ToolResult,
     /// Optional metadata about the tool result. Clients SHOULD preserve this field when
     /// including tool results in subsequent sampling requests to enable caching optimizations.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// The unstructured result content of the tool use.
     ///
@@ -9581,29 +8122,13 @@ pub struct ToolResultContent {
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "isError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result value.
     ///
     /// This can be any JSON value (object, array, string, number, boolean, or null).
     /// If the tool defined an [`Tool.outputSchema`](Tool), this SHOULD conform to that schema.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "structuredContent",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub structured_content: ::std::option::Option<serde_json::Value>,
     /// The ID of the tool use this result corresponds to.
     ///
@@ -9633,15 +8158,7 @@ pub struct ToolUseContent {
     pub r#type: consts::ToolUse,
     /// Optional metadata about the tool use. Clients SHOULD preserve this field when
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "MetaObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "MetaObject"))]
     pub meta: ::std::option::Option<MetaObject>,
     /// A unique identifier for this tool use.
     ///
@@ -9675,14 +8192,7 @@ crate::rt::open_object! {
 pub struct UnsupportedProtocolVersionError {
     pub jsonrpc: consts::V2_0,
     pub error: UnsupportedProtocolVersionErrorError,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9749,58 +8259,21 @@ crate::rt::open_object! {
 pub struct UntitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9846,36 +8319,15 @@ crate::rt::open_object! {
 pub struct UntitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]

@@ -20,14 +20,7 @@ pub mod methods;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Annotated {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "AnnotatedAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "AnnotatedAnnotations"))]
     pub annotations: ::std::option::Option<AnnotatedAnnotations>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -47,28 +40,14 @@ pub struct AnnotatedAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -90,6 +69,7 @@ crate::rt::open_object! {
 /// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `method`
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -103,6 +83,9 @@ pub enum AnyClientNotification {
     ProgressNotification(ProgressNotification),
     /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientNotification {
@@ -161,6 +144,7 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -170,6 +154,7 @@ crate::rt::union_arms! {
         InitializedNotification(InitializedNotification),
         ProgressNotification(ProgressNotification),
         RootsListChangedNotification(RootsListChangedNotification),
+        ..Unknown,
     }
 }
 
@@ -214,6 +199,7 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `method`, `params`, `params.name`
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -245,6 +231,9 @@ pub enum AnyClientRequest {
     SetLevelRequest(SetLevelRequest),
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientRequest {
@@ -408,6 +397,7 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -426,6 +416,7 @@ crate::rt::union_arms! {
         CallToolRequest(CallToolRequest),
         SetLevelRequest(SetLevelRequest),
         CompleteRequest(CompleteRequest),
+        ..Unknown,
     }
 }
 
@@ -567,6 +558,7 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -607,6 +599,7 @@ impl ::std::convert::From<ListRootsResult> for AnyClientResult {
 /// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `method`
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -626,6 +619,9 @@ pub enum AnyServerNotification {
     ToolListChangedNotification(ToolListChangedNotification),
     /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerNotification {
@@ -722,6 +718,7 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -734,6 +731,7 @@ crate::rt::union_arms! {
         PromptListChangedNotification(PromptListChangedNotification),
         ToolListChangedNotification(ToolListChangedNotification),
         LoggingMessageNotification(LoggingMessageNotification),
+        ..Unknown,
     }
 }
 
@@ -786,6 +784,7 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `PingRequest`: an object; `method` = `"ping"`; requires `method`
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -797,6 +796,9 @@ pub enum AnyServerRequest {
     CreateMessageRequest(CreateMessageRequest),
     /// The [`ListRootsRequest`] arm.
     ListRootsRequest(ListRootsRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerRequest {
@@ -844,6 +846,7 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -852,6 +855,7 @@ crate::rt::union_arms! {
         PingRequest(PingRequest),
         CreateMessageRequest(CreateMessageRequest),
         ListRootsRequest(ListRootsRequest),
+        ..Unknown,
     }
 }
 
@@ -1043,6 +1047,7 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -1127,15 +1132,7 @@ pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -1174,14 +1171,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1212,15 +1202,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1228,15 +1210,7 @@ pub struct CallToolResult {
     /// Whether the tool call ended in an error.
     ///
     /// If not set, this is assumed to be false (the call was successful).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "isError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1260,6 +1234,7 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1270,6 +1245,9 @@ pub enum CallToolResultContentItem {
     ImageContent(ImageContent),
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CallToolResultContentItem {
@@ -1312,6 +1290,7 @@ impl CallToolResultContentItem {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1320,6 +1299,7 @@ crate::rt::union_arms! {
         TextContent(TextContent),
         ImageContent(ImageContent),
         EmbeddedResource(EmbeddedResource),
+        ..Unknown,
     }
 }
 
@@ -1370,14 +1350,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -1401,14 +1374,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -1416,24 +1382,10 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesRoots",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1457,15 +1409,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1545,6 +1489,7 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1553,6 +1498,9 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     /// The [`ResourceReference`] arm.
     ResourceReference(ResourceReference),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CompleteRequestParamsRef {
@@ -1584,6 +1532,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1591,6 +1540,7 @@ crate::rt::union_arms! {
     CompleteRequestParamsRef {
         PromptReference(PromptReference),
         ResourceReference(ResourceReference),
+        ..Unknown,
     }
 }
 
@@ -1611,15 +1561,7 @@ impl ::std::convert::From<ResourceReference> for CompleteRequestParamsRef {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1641,25 +1583,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "hasMore",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1699,72 +1626,26 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "includeContext",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CreateMessageRequestParamsIncludeContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     #[cfg_attr(feature = "schemars", schemars(rename = "maxTokens"))]
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "modelPreferences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ModelPreferences",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopSequences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "systemPrompt",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1788,8 +1669,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
@@ -1801,6 +1682,9 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `thisServer`
     #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -1808,6 +1692,7 @@ crate::rt::wire_enum! {
         AllServers: "allServers",
         None: "none",
         ThisServer: "thisServer",
+        ..Unknown,
     }
 }
 
@@ -1816,15 +1701,7 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1833,15 +1710,7 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopReason",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1866,6 +1735,7 @@ crate::rt::open_object! {
 ///
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1874,6 +1744,9 @@ pub enum CreateMessageResultContent {
     TextContent(TextContent),
     /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CreateMessageResultContent {
@@ -1905,6 +1778,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1912,6 +1786,7 @@ crate::rt::union_arms! {
     CreateMessageResultContent {
         TextContent(TextContent),
         ImageContent(ImageContent),
+        ..Unknown,
     }
 }
 
@@ -1938,14 +1813,7 @@ pub type Cursor = ::std::string::String;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "EmbeddedResourceAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "EmbeddedResourceAnnotations"))]
     pub annotations: ::std::option::Option<EmbeddedResourceAnnotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1968,28 +1836,14 @@ pub struct EmbeddedResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2050,6 +1904,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -2097,14 +1952,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2127,27 +1975,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2168,14 +2001,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ImageContent {
     pub r#type: consts::Image,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ImageContentAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ImageContentAnnotations"))]
     pub annotations: ::std::option::Option<ImageContentAnnotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -2203,28 +2029,14 @@ pub struct ImageContentAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2302,15 +2114,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2318,14 +2122,7 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
@@ -2352,14 +2149,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InitializedNotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "InitializedNotificationParams"))]
     pub params: ::std::option::Option<InitializedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2378,15 +2168,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2429,14 +2211,7 @@ pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -2533,6 +2308,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -2576,14 +2352,7 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonRpcNotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcNotificationParams"))]
     pub params: ::std::option::Option<JsonRpcNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2603,15 +2372,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2634,14 +2395,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonRpcRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2661,15 +2415,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonRpcRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2687,15 +2433,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2734,14 +2472,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListPromptsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2761,14 +2492,7 @@ crate::rt::open_object! {
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2786,29 +2510,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2829,14 +2537,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListResourceTemplatesRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourceTemplatesRequestParams"))]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2856,14 +2557,7 @@ crate::rt::open_object! {
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2881,29 +2575,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -2925,14 +2603,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListResourcesRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2952,14 +2623,7 @@ crate::rt::open_object! {
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2977,29 +2641,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3026,14 +2674,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListRootsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3051,15 +2692,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListRootsRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3077,15 +2710,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3105,15 +2730,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3135,14 +2752,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListToolsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3162,14 +2772,7 @@ crate::rt::open_object! {
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3187,29 +2790,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3230,8 +2817,8 @@ crate::rt::open_object! {
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
@@ -3258,6 +2845,9 @@ pub enum LoggingLevel {
     /// `warning`
     #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -3270,6 +2860,7 @@ crate::rt::wire_enum! {
         Info: "info",
         Notice: "notice",
         Warning: "warning",
+        ..Unknown,
     }
 }
 
@@ -3300,14 +2891,7 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3338,14 +2922,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3375,15 +2952,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "costPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3392,40 +2961,17 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<ModelHint>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "intelligencePriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "speedPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3445,14 +2991,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3471,15 +3010,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3498,14 +3029,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3525,14 +3049,7 @@ crate::rt::open_object! {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3549,29 +3066,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3590,14 +3091,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PingRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3615,15 +3109,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PingRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3641,15 +3127,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3690,14 +3168,7 @@ pub struct ProgressNotificationParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3759,6 +3230,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -3786,24 +3258,10 @@ impl ::std::convert::From<i64> for ProgressToken {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<PromptArgument>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
@@ -3825,26 +3283,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The name of the argument.
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3864,14 +3308,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PromptListChangedNotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PromptListChangedNotificationParams"))]
     pub params: ::std::option::Option<PromptListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3890,15 +3327,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3943,6 +3372,7 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -3953,6 +3383,9 @@ pub enum PromptMessageContent {
     ImageContent(ImageContent),
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl PromptMessageContent {
@@ -3995,6 +3428,7 @@ impl PromptMessageContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -4003,6 +3437,7 @@ crate::rt::union_arms! {
         TextContent(TextContent),
         ImageContent(ImageContent),
         EmbeddedResource(EmbeddedResource),
+        ..Unknown,
     }
 }
 
@@ -4083,15 +3518,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4155,6 +3582,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4181,14 +3609,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4249,6 +3670,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4275,15 +3697,7 @@ impl ::std::convert::From<i64> for RequestId {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4301,15 +3715,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4326,37 +3732,15 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResourceAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceAnnotations"))]
     pub annotations: ::std::option::Option<ResourceAnnotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for this resource.
     ///
@@ -4365,14 +3749,7 @@ pub struct Resource {
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -4399,28 +3776,14 @@ pub struct ResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4439,15 +3802,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -4468,14 +3823,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResourceListChangedNotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceListChangedNotificationParams"))]
     pub params: ::std::option::Option<ResourceListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4494,15 +3842,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4540,37 +3880,15 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResourceTemplateAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceTemplateAnnotations"))]
     pub annotations: ::std::option::Option<ResourceTemplateAnnotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// A human-readable name for the type of resource this template refers to.
     ///
@@ -4601,28 +3919,14 @@ pub struct ResourceTemplateAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4676,15 +3980,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4701,8 +3997,8 @@ crate::rt::open_object! {
 
 /// The sender or recipient of messages and data in a conversation.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
@@ -4711,12 +4007,16 @@ pub enum Role {
     /// `user`
     #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     Role {
         Assistant: "assistant",
         User: "user",
+        ..Unknown,
     }
 }
 
@@ -4727,14 +4027,7 @@ pub struct Root {
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -4759,14 +4052,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RootsListChangedNotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RootsListChangedNotificationParams"))]
     pub params: ::std::option::Option<RootsListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4785,15 +4071,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4834,6 +4112,7 @@ crate::rt::open_object! {
 ///
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -4842,6 +4121,9 @@ pub enum SamplingMessageContent {
     TextContent(TextContent),
     /// The [`ImageContent`] arm.
     ImageContent(ImageContent),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl SamplingMessageContent {
@@ -4873,6 +4155,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -4880,6 +4163,7 @@ crate::rt::union_arms! {
     SamplingMessageContent {
         TextContent(TextContent),
         ImageContent(ImageContent),
+        ..Unknown,
     }
 }
 
@@ -4900,14 +4184,7 @@ impl ::std::convert::From<ImageContent> for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -4915,46 +4192,18 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesPrompts",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesResources",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTools",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4978,15 +4227,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5006,25 +4247,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5045,15 +4271,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5141,14 +4359,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextContent {
     pub r#type: consts::Text,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TextContentAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TextContentAnnotations"))]
     pub annotations: ::std::option::Option<TextContentAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -5172,28 +4383,14 @@ pub struct TextContentAnnotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5211,15 +4408,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -5243,14 +4432,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// A human-readable description of the tool.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
@@ -5277,28 +4459,14 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5318,14 +4486,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolListChangedNotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolListChangedNotificationParams"))]
     pub params: ::std::option::Option<ToolListChangedNotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5344,15 +4505,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,

@@ -23,14 +23,7 @@ pub struct Annotations {
     /// Describes who the intended customer of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -38,29 +31,14 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "lastModified",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -83,6 +61,7 @@ crate::rt::open_object! {
 /// - `InitializedNotification`: an object; `method` = `"notifications/initialized"`; requires `method`
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `method`, `params`, `params.progress`, `params.progressToken`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `method`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -96,6 +75,9 @@ pub enum AnyClientNotification {
     ProgressNotification(ProgressNotification),
     /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientNotification {
@@ -154,6 +136,7 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -163,6 +146,7 @@ crate::rt::union_arms! {
         InitializedNotification(InitializedNotification),
         ProgressNotification(ProgressNotification),
         RootsListChangedNotification(RootsListChangedNotification),
+        ..Unknown,
     }
 }
 
@@ -207,6 +191,7 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `CallToolRequest`: an object; `method` = `"tools/call"`; requires `method`, `params`, `params.name`
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `method`, `params`, `params.argument`, `params.ref`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -238,6 +223,9 @@ pub enum AnyClientRequest {
     SetLevelRequest(SetLevelRequest),
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientRequest {
@@ -401,6 +389,7 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -419,6 +408,7 @@ crate::rt::union_arms! {
         CallToolRequest(CallToolRequest),
         SetLevelRequest(SetLevelRequest),
         CompleteRequest(CompleteRequest),
+        ..Unknown,
     }
 }
 
@@ -574,6 +564,7 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -621,6 +612,7 @@ impl ::std::convert::From<ElicitResult> for AnyClientResult {
 /// - `PromptListChangedNotification`: an object; `method` = `"notifications/prompts/list_changed"`; requires `method`
 /// - `ToolListChangedNotification`: an object; `method` = `"notifications/tools/list_changed"`; requires `method`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `method`, `params`, `params.data`, `params.level`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -640,6 +632,9 @@ pub enum AnyServerNotification {
     ToolListChangedNotification(ToolListChangedNotification),
     /// The [`LoggingMessageNotification`] arm.
     LoggingMessageNotification(LoggingMessageNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerNotification {
@@ -736,6 +731,7 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -748,6 +744,7 @@ crate::rt::union_arms! {
         PromptListChangedNotification(PromptListChangedNotification),
         ToolListChangedNotification(ToolListChangedNotification),
         LoggingMessageNotification(LoggingMessageNotification),
+        ..Unknown,
     }
 }
 
@@ -801,6 +798,7 @@ impl ::std::convert::From<LoggingMessageNotification> for AnyServerNotification 
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `method`, `params`, `params.message`, `params.requestedSchema`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -814,6 +812,9 @@ pub enum AnyServerRequest {
     ListRootsRequest(ListRootsRequest),
     /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerRequest {
@@ -877,6 +878,7 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -886,6 +888,7 @@ crate::rt::union_arms! {
         CreateMessageRequest(CreateMessageRequest),
         ListRootsRequest(ListRootsRequest),
         ElicitRequest(ElicitRequest),
+        ..Unknown,
     }
 }
 
@@ -1083,6 +1086,7 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -1167,27 +1171,12 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -1221,14 +1210,7 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1246,30 +1228,14 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -1291,32 +1257,11 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub default: ::std::option::Option<bool>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1354,14 +1299,7 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1383,15 +1321,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1409,26 +1339,10 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "isError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "structuredContent",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1475,14 +1389,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
@@ -1506,26 +1413,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub elicitation: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -1533,24 +1426,10 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesRoots",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub sampling: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1575,15 +1454,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1621,14 +1492,7 @@ pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CompleteRequestParamsContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -1673,14 +1537,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -1703,6 +1560,7 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1711,6 +1569,9 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CompleteRequestParamsRef {
@@ -1742,6 +1603,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1749,6 +1611,7 @@ crate::rt::union_arms! {
     CompleteRequestParamsRef {
         PromptReference(PromptReference),
         ResourceTemplateReference(ResourceTemplateReference),
+        ..Unknown,
     }
 }
 
@@ -1769,15 +1632,7 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -1799,25 +1654,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "hasMore",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -1843,6 +1683,7 @@ crate::rt::open_object! {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -1857,6 +1698,9 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl ContentBlock {
@@ -1931,6 +1775,7 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1941,6 +1786,7 @@ crate::rt::union_arms! {
         AudioContent(AudioContent),
         ResourceLink(ResourceLink),
         EmbeddedResource(EmbeddedResource),
+        ..Unknown,
     }
 }
 
@@ -1997,15 +1843,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "includeContext",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CreateMessageRequestParamsIncludeContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -2014,57 +1852,19 @@ pub struct CreateMessageRequestParams {
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "modelPreferences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ModelPreferences",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopSequences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "systemPrompt",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2088,8 +1888,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/definitions/CreateMessageRequest/properties/params/properties/includeContext`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
@@ -2101,6 +1901,9 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `thisServer`
     #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -2108,6 +1911,7 @@ crate::rt::wire_enum! {
         AllServers: "allServers",
         None: "none",
         ThisServer: "thisServer",
+        ..Unknown,
     }
 }
 
@@ -2116,15 +1920,7 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2133,15 +1929,7 @@ pub struct CreateMessageResult {
     pub model: ::std::string::String,
     pub role: Role,
     /// The reason why sampling stopped, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopReason",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2167,6 +1955,7 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -2177,6 +1966,9 @@ pub enum CreateMessageResultContent {
     ImageContent(ImageContent),
     /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CreateMessageResultContent {
@@ -2219,6 +2011,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -2227,6 +2020,7 @@ crate::rt::union_arms! {
         TextContent(TextContent),
         ImageContent(ImageContent),
         AudioContent(AudioContent),
+        ..Unknown,
     }
 }
 
@@ -2303,14 +2097,7 @@ pub struct ElicitRequestParamsRequestedSchema {
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2330,15 +2117,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2349,14 +2128,7 @@ pub struct ElicitResult {
     pub action: ElicitResultAction,
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -2380,8 +2152,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/definitions/ElicitResult/properties/action`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
@@ -2393,6 +2165,9 @@ pub enum ElicitResultAction {
     /// `decline`
     #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
     Decline,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -2400,6 +2175,7 @@ crate::rt::wire_enum! {
         Accept: "accept",
         Cancel: "cancel",
         Decline: "decline",
+        ..Unknown,
     }
 }
 
@@ -2464,6 +2240,7 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -2502,27 +2279,12 @@ impl ::std::convert::From<bool> for ElicitResultContentValue {
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2586,6 +2348,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -2614,34 +2377,12 @@ pub type EmptyResult = ResultObject;
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct EnumSchema {
     pub r#type: consts::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "enumNames",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2681,14 +2422,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2711,27 +2445,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2753,27 +2472,12 @@ crate::rt::open_object! {
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -2807,14 +2511,7 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2876,15 +2573,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2892,14 +2581,7 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
@@ -2926,14 +2608,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializedNotification {
     pub method: consts::NotificationsInitialized,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2975,14 +2650,7 @@ pub struct JsonRpcErrorError {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -3081,6 +2749,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -3124,14 +2793,7 @@ impl ::std::convert::From<JsonRpcError> for JsonRpcMessage {
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3154,14 +2816,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonRpcRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParams"))]
     pub params: ::std::option::Option<JsonRpcRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3182,15 +2837,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "JsonRpcRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "JsonRpcRequestParamsMeta"))]
     pub meta: ::std::option::Option<JsonRpcRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3210,15 +2857,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3257,14 +2896,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsRequest {
     pub method: consts::PromptsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListPromptsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListPromptsRequestParams"))]
     pub params: ::std::option::Option<ListPromptsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3284,14 +2916,7 @@ crate::rt::open_object! {
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3309,29 +2934,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3352,14 +2961,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesRequest {
     pub method: consts::ResourcesTemplatesList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListResourceTemplatesRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourceTemplatesRequestParams"))]
     pub params: ::std::option::Option<ListResourceTemplatesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3379,14 +2981,7 @@ crate::rt::open_object! {
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3404,29 +2999,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -3448,14 +3027,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesRequest {
     pub method: consts::ResourcesList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListResourcesRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListResourcesRequestParams"))]
     pub params: ::std::option::Option<ListResourcesRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3475,14 +3047,7 @@ crate::rt::open_object! {
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3500,29 +3065,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3549,14 +3098,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequest {
     pub method: consts::RootsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListRootsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParams"))]
     pub params: ::std::option::Option<ListRootsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3575,15 +3117,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListRootsRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ListRootsRequestParamsMeta"))]
     pub meta: ::std::option::Option<ListRootsRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3603,15 +3137,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3631,15 +3157,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3661,14 +3179,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsRequest {
     pub method: consts::ToolsList,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ListToolsRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ListToolsRequestParams"))]
     pub params: ::std::option::Option<ListToolsRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3688,14 +3199,7 @@ crate::rt::open_object! {
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3713,29 +3217,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -3756,8 +3244,8 @@ crate::rt::open_object! {
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
@@ -3784,6 +3272,9 @@ pub enum LoggingLevel {
     /// `warning`
     #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -3796,6 +3287,7 @@ crate::rt::wire_enum! {
         Info: "info",
         Notice: "notice",
         Warning: "warning",
+        ..Unknown,
     }
 }
 
@@ -3826,14 +3318,7 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3864,14 +3349,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3901,15 +3379,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "costPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -3918,40 +3388,17 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<ModelHint>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "intelligencePriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "speedPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3971,14 +3418,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3995,41 +3435,13 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4049,8 +3461,8 @@ crate::rt::open_object! {
 
 /// Anonymous in the schema at `#/definitions/NumberSchema/properties/type`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
@@ -4059,12 +3471,16 @@ pub enum NumberSchemaType {
     /// `number`
     #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
     Number,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     NumberSchemaType {
         Integer: "integer",
         Number: "number",
+        ..Unknown,
     }
 }
 
@@ -4072,14 +3488,7 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequest {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4099,14 +3508,7 @@ crate::rt::open_object! {
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4123,29 +3525,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4164,14 +3550,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequest {
     pub method: consts::Ping,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PingRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParams"))]
     pub params: ::std::option::Option<PingRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4190,15 +3569,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PingRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PingRequestParamsMeta"))]
     pub meta: ::std::option::Option<PingRequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4218,15 +3589,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4250,6 +3613,7 @@ crate::rt::open_object! {
 /// - `NumberSchema`: an object; `type` = `"integer"` or `"number"`; requires `type`
 /// - `BooleanSchema`: an object; `type` = `"boolean"`; requires `type`
 /// - `EnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -4262,6 +3626,9 @@ pub enum PrimitiveSchemaDefinition {
     BooleanSchema(BooleanSchema),
     /// The [`EnumSchema`] arm.
     EnumSchema(EnumSchema),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl PrimitiveSchemaDefinition {
@@ -4322,6 +3689,7 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -4331,6 +3699,7 @@ crate::rt::union_arms! {
         NumberSchema(NumberSchema),
         BooleanSchema(BooleanSchema),
         EnumSchema(EnumSchema),
+        ..Unknown,
     }
 }
 
@@ -4381,14 +3750,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -4396,14 +3758,7 @@ pub struct ProgressNotificationParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4466,6 +3821,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4493,37 +3849,15 @@ impl ::std::convert::From<i64> for ProgressToken {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<PromptArgument>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -4533,14 +3867,7 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4562,26 +3889,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -4589,14 +3902,7 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4617,14 +3923,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptListChangedNotification {
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4672,14 +3971,7 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4734,15 +4026,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4806,6 +4090,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4832,14 +4117,7 @@ impl ::std::convert::From<BlobResourceContents> for ReadResourceResultContentsIt
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4900,6 +4178,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4927,15 +4206,7 @@ impl ::std::convert::From<i64> for RequestId {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4955,15 +4226,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4981,64 +4244,27 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5046,14 +4272,7 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -5080,28 +4299,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -5126,64 +4329,27 @@ crate::rt::open_object! {
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -5191,14 +4357,7 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -5226,14 +4385,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceListChangedNotification {
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5252,50 +4404,20 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5305,14 +4427,7 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
@@ -5393,15 +4508,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5418,8 +4525,8 @@ crate::rt::open_object! {
 
 /// The sender or recipient of messages and data in a conversation.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
@@ -5428,12 +4535,16 @@ pub enum Role {
     /// `user`
     #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     Role {
         Assistant: "assistant",
         User: "user",
+        ..Unknown,
     }
 }
 
@@ -5442,29 +4553,14 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -5490,14 +4586,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RootsListChangedNotification {
     pub method: consts::NotificationsRootsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5538,6 +4627,7 @@ crate::rt::open_object! {
 /// - `TextContent`: an object; `type` = `"text"`; requires `text`, `type`
 /// - `ImageContent`: an object; `type` = `"image"`; requires `data`, `mimeType`, `type`
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -5548,6 +4638,9 @@ pub enum SamplingMessageContent {
     ImageContent(ImageContent),
     /// The [`AudioContent`] arm.
     AudioContent(AudioContent),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl SamplingMessageContent {
@@ -5590,6 +4683,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -5598,6 +4692,7 @@ crate::rt::union_arms! {
         TextContent(TextContent),
         ImageContent(ImageContent),
         AudioContent(AudioContent),
+        ..Unknown,
     }
 }
 
@@ -5624,26 +4719,12 @@ impl ::std::convert::From<AudioContent> for SamplingMessageContent {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -5651,46 +4732,18 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesPrompts",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesResources",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTools",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5715,15 +4768,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5743,25 +4788,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5782,15 +4812,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5842,52 +4864,15 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "StringSchemaFormat",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxLength",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minLength",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5907,8 +4892,8 @@ crate::rt::open_object! {
 
 /// Anonymous in the schema at `#/definitions/StringSchema/properties/format`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
@@ -5923,6 +4908,9 @@ pub enum StringSchemaFormat {
     /// `uri`
     #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
     Uri,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -5931,6 +4919,7 @@ crate::rt::wire_enum! {
         DateTime: "date-time",
         Email: "email",
         Uri: "uri",
+        ..Unknown,
     }
 }
 
@@ -5975,27 +4964,12 @@ crate::rt::open_object! {
 pub struct TextContent {
     pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -6017,28 +4991,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -6063,41 +5021,19 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
@@ -6106,15 +5042,7 @@ pub struct Tool {
     pub name: ::std::string::String,
     /// An optional JSON Schema object defining the structure of the tool's output returned in
     /// the structuredContent field of a CallToolResult.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "outputSchema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolOutputSchema",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -6122,14 +5050,7 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6165,15 +5086,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "destructiveHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on the its environment.
@@ -6181,15 +5094,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "idempotentHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -6197,38 +5102,15 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "openWorldHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "readOnlyHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6252,28 +5134,14 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6293,14 +5161,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolListChangedNotification {
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResultObject",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ResultObject"))]
     pub params: ::std::option::Option<ResultObject>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6322,28 +5183,14 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]

@@ -23,14 +23,7 @@ pub struct Annotations {
     /// Describes who the intended audience of this object or data is.
     ///
     /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Role>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Role>"))]
     pub audience: ::std::option::Option<::std::vec::Vec<Role>>,
     /// The moment the resource was last modified, as an ISO 8601 formatted string.
     ///
@@ -38,29 +31,14 @@ pub struct Annotations {
     ///
     /// Examples: last activity timestamp in an open file, timestamp when the resource
     /// was attached, etc.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "lastModified",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "lastModified", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub last_modified: ::std::option::Option<::std::string::String>,
     /// Describes how important this data is for operating the server.
     ///
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -84,6 +62,7 @@ crate::rt::open_object! {
 /// - `ProgressNotification`: an object; `method` = `"notifications/progress"`; requires `jsonrpc`, `method`, `params`, `params.progress`, `params.progressToken`
 /// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
 /// - `RootsListChangedNotification`: an object; `method` = `"notifications/roots/list_changed"`; requires `jsonrpc`, `method`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -99,6 +78,9 @@ pub enum AnyClientNotification {
     TaskStatusNotification(TaskStatusNotification),
     /// The [`RootsListChangedNotification`] arm.
     RootsListChangedNotification(RootsListChangedNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientNotification {
@@ -178,6 +160,7 @@ impl AnyClientNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -188,6 +171,7 @@ crate::rt::union_arms! {
         ProgressNotification(ProgressNotification),
         TaskStatusNotification(TaskStatusNotification),
         RootsListChangedNotification(RootsListChangedNotification),
+        ..Unknown,
     }
 }
 
@@ -242,6 +226,7 @@ impl ::std::convert::From<RootsListChangedNotification> for AnyClientNotificatio
 /// - `ListTasksRequest`: an object; `method` = `"tasks/list"`; requires `id`, `jsonrpc`, `method`
 /// - `SetLevelRequest`: an object; `method` = `"logging/setLevel"`; requires `id`, `jsonrpc`, `method`, `params`, `params.level`
 /// - `CompleteRequest`: an object; `method` = `"completion/complete"`; requires `id`, `jsonrpc`, `method`, `params`, `params.argument`, `params.ref`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ClientRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -281,6 +266,9 @@ pub enum AnyClientRequest {
     SetLevelRequest(SetLevelRequest),
     /// The [`CompleteRequest`] arm.
     CompleteRequest(CompleteRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyClientRequest {
@@ -546,6 +534,7 @@ impl AnyClientRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -568,6 +557,7 @@ crate::rt::union_arms! {
         ListTasksRequest(ListTasksRequest),
         SetLevelRequest(SetLevelRequest),
         CompleteRequest(CompleteRequest),
+        ..Unknown,
     }
 }
 
@@ -833,6 +823,7 @@ impl AnyClientResult {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -910,6 +901,7 @@ impl ::std::convert::From<ElicitResult> for AnyClientResult {
 /// - `TaskStatusNotification`: an object; `method` = `"notifications/tasks/status"`; requires `jsonrpc`, `method`, `params`, `params.createdAt`, `params.lastUpdatedAt`, `params.status`, `params.taskId`, `params.ttl`
 /// - `LoggingMessageNotification`: an object; `method` = `"notifications/message"`; requires `jsonrpc`, `method`, `params`, `params.data`, `params.level`
 /// - `ElicitationCompleteNotification`: an object; `method` = `"notifications/elicitation/complete"`; requires `jsonrpc`, `method`, `params`, `params.elicitationId`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerNotification")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -933,6 +925,9 @@ pub enum AnyServerNotification {
     LoggingMessageNotification(LoggingMessageNotification),
     /// The [`ElicitationCompleteNotification`] arm.
     ElicitationCompleteNotification(ElicitationCompleteNotification),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerNotification {
@@ -1067,6 +1062,7 @@ impl AnyServerNotification {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1081,6 +1077,7 @@ crate::rt::union_arms! {
         TaskStatusNotification(TaskStatusNotification),
         LoggingMessageNotification(LoggingMessageNotification),
         ElicitationCompleteNotification(ElicitationCompleteNotification),
+        ..Unknown,
     }
 }
 
@@ -1150,6 +1147,7 @@ impl ::std::convert::From<ElicitationCompleteNotification> for AnyServerNotifica
 /// - `CreateMessageRequest`: an object; `method` = `"sampling/createMessage"`; requires `id`, `jsonrpc`, `method`, `params`, `params.maxTokens`, `params.messages`
 /// - `ListRootsRequest`: an object; `method` = `"roots/list"`; requires `id`, `jsonrpc`, `method`
 /// - `ElicitRequest`: an object; `method` = `"elicitation/create"`; requires `id`, `jsonrpc`, `method`, `params`
+/// - `Unknown`: any other `method` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[doc(alias = "ServerRequest")]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -1171,6 +1169,9 @@ pub enum AnyServerRequest {
     ListRootsRequest(ListRootsRequest),
     /// The [`ElicitRequest`] arm.
     ElicitRequest(ElicitRequest),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl AnyServerRequest {
@@ -1293,6 +1294,7 @@ impl AnyServerRequest {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -1306,6 +1308,7 @@ crate::rt::union_arms! {
         CreateMessageRequest(CreateMessageRequest),
         ListRootsRequest(ListRootsRequest),
         ElicitRequest(ElicitRequest),
+        ..Unknown,
     }
 }
 
@@ -1613,6 +1616,7 @@ impl AnyServerResult {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -1725,27 +1729,12 @@ impl ::std::convert::From<CompleteResult> for AnyServerResult {
 pub struct AudioContent {
     pub r#type: consts::Audio,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded audio data.
     pub data: ::std::string::String,
@@ -1779,14 +1768,7 @@ pub struct BaseMetadata {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1804,30 +1786,14 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BlobResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -1849,32 +1815,11 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct BooleanSchema {
     pub r#type: consts::Boolean,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub default: ::std::option::Option<bool>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -1946,6 +1891,7 @@ impl CallToolOutcome {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -1995,25 +1941,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CallToolRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CallToolRequestParamsMeta"))]
     pub meta: ::std::option::Option<CallToolRequestParamsMeta>,
     /// Arguments to use for the tool call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub arguments: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2025,14 +1956,7 @@ pub struct CallToolRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TaskMetadata",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2055,15 +1979,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2081,15 +1997,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CallToolResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2107,26 +2015,10 @@ pub struct CallToolResult {
     /// However, any errors in _finding_ the tool, an error indicating that the
     /// server does not support tool calls, or any other exceptional conditions,
     /// should be reported as an MCP error response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "isError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "structuredContent",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2189,15 +2081,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2208,15 +2092,7 @@ pub struct CancelTaskResult {
     #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "pollInterval",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -2225,15 +2101,7 @@ pub struct CancelTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "statusMessage",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
@@ -2241,10 +2109,7 @@ pub struct CancelTaskResult {
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2297,42 +2162,19 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CancelledNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub reason: ::std::option::Option<::std::string::String>,
     /// The ID of the request to cancel.
     ///
     /// This MUST correspond to the ID of a request previously issued in the same direction.
     /// This MUST be provided for cancelling non-task requests.
     /// This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "requestId",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "requestId", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub request_id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2352,24 +2194,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesElicitation",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -2377,34 +2205,13 @@ pub struct ClientCapabilities {
         >,
     >,
     /// Present if the client supports listing roots.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesRoots",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesRoots"))]
     pub roots: ::std::option::Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesSampling",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesSampling>,
     /// Present if the client supports task-augmented requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesTasks",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasks"))]
     pub tasks: ::std::option::Option<ClientCapabilitiesTasks>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2427,25 +2234,11 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesElicitation {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub form: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub url: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2468,15 +2261,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesRoots {
     /// Whether the client supports notifications for changes to the roots list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2497,26 +2282,12 @@ crate::rt::open_object! {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub context: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether the client supports tool use via tools and toolChoice parameters.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub tools: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2539,38 +2310,17 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this client supports tasks/list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesTasksRequests",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequests"))]
     pub requests: ::std::option::Option<ClientCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2592,24 +2342,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequests {
     /// Task support for elicitation-related requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesTasksRequestsElicitation",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequestsElicitation"))]
     pub elicitation: ::std::option::Option<ClientCapabilitiesTasksRequestsElicitation>,
     /// Task support for sampling-related requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ClientCapabilitiesTasksRequestsSampling",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ClientCapabilitiesTasksRequestsSampling"))]
     pub sampling: ::std::option::Option<ClientCapabilitiesTasksRequestsSampling>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2630,14 +2366,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub create: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2659,15 +2388,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "createMessage",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "createMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub create_message: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2709,27 +2430,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CompleteRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsMeta"))]
     pub meta: ::std::option::Option<CompleteRequestParamsMeta>,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CompleteRequestParamsContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "CompleteRequestParamsContext"))]
     pub context: ::std::option::Option<CompleteRequestParamsContext>,
     pub r#ref: CompleteRequestParamsRef,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -2775,14 +2481,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -2804,15 +2503,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -2833,6 +2524,7 @@ crate::rt::open_object! {
 ///
 /// - `PromptReference`: an object; `type` = `"ref/prompt"`; requires `name`, `type`
 /// - `ResourceTemplateReference`: an object; `type` = `"ref/resource"`; requires `type`, `uri`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -2841,6 +2533,9 @@ pub enum CompleteRequestParamsRef {
     PromptReference(PromptReference),
     /// The [`ResourceTemplateReference`] arm.
     ResourceTemplateReference(ResourceTemplateReference),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CompleteRequestParamsRef {
@@ -2872,6 +2567,7 @@ impl CompleteRequestParamsRef {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -2879,6 +2575,7 @@ crate::rt::union_arms! {
     CompleteRequestParamsRef {
         PromptReference(PromptReference),
         ResourceTemplateReference(ResourceTemplateReference),
+        ..Unknown,
     }
 }
 
@@ -2899,15 +2596,7 @@ impl ::std::convert::From<ResourceTemplateReference> for CompleteRequestParamsRe
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -2929,25 +2618,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "hasMore",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "hasMore", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub has_more: ::std::option::Option<bool>,
     /// The total number of completion options available. This can exceed the number of values actually sent in the response.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub total: ::std::option::Option<i64>,
     /// An array of completion values. Must not exceed 100 items.
     pub values: ::std::vec::Vec<::std::string::String>,
@@ -2973,6 +2647,7 @@ crate::rt::open_object! {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ResourceLink`: an object; `type` = `"resource_link"`; requires `name`, `type`, `uri`
 /// - `EmbeddedResource`: an object; `type` = `"resource"`; requires `resource`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -2987,6 +2662,9 @@ pub enum ContentBlock {
     ResourceLink(ResourceLink),
     /// The [`EmbeddedResource`] arm.
     EmbeddedResource(EmbeddedResource),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl ContentBlock {
@@ -3062,6 +2740,7 @@ impl ContentBlock {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -3072,6 +2751,7 @@ crate::rt::union_arms! {
         AudioContent(AudioContent),
         ResourceLink(ResourceLink),
         EmbeddedResource(EmbeddedResource),
+        ..Unknown,
     }
 }
 
@@ -3161,6 +2841,7 @@ impl CreateMessageOutcome {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -3210,30 +2891,14 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CreateMessageRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsMeta"))]
     pub meta: ::std::option::Option<CreateMessageRequestParamsMeta>,
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     /// The client MAY ignore this request.
     ///
     /// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     /// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "includeContext",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "CreateMessageRequestParamsIncludeContext",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "includeContext", default, skip_serializing_if = "::std::option::Option::is_none", with = "CreateMessageRequestParamsIncludeContext"))]
     pub include_context: ::std::option::Option<CreateMessageRequestParamsIncludeContext>,
     /// The requested maximum number of tokens to sample (to prevent runaway completions).
     ///
@@ -3242,48 +2907,17 @@ pub struct CreateMessageRequestParams {
     pub max_tokens: i64,
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub metadata: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "modelPreferences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ModelPreferences",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "modelPreferences", default, skip_serializing_if = "::std::option::Option::is_none", with = "ModelPreferences"))]
     pub model_preferences: ::std::option::Option<ModelPreferences>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopSequences",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopSequences", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub stop_sequences: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "systemPrompt",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "systemPrompt", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub system_prompt: ::std::option::Option<::std::string::String>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -3291,47 +2925,18 @@ pub struct CreateMessageRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TaskMetadata",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub temperature: ::std::option::Option<serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "toolChoice",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolChoice",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "toolChoice", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoice"))]
     pub tool_choice: ::std::option::Option<ToolChoice>,
     /// Tools that the model may use during generation.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Tool>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Tool>"))]
     pub tools: ::std::option::Option<::std::vec::Vec<Tool>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3363,8 +2968,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/CreateMessageRequestParams/properties/includeContext`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum CreateMessageRequestParamsIncludeContext {
     /// `allServers`
@@ -3376,6 +2981,9 @@ pub enum CreateMessageRequestParamsIncludeContext {
     /// `thisServer`
     #[cfg_attr(feature = "schemars", schemars(rename = "thisServer"))]
     ThisServer,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -3383,6 +2991,7 @@ crate::rt::wire_enum! {
         AllServers: "allServers",
         None: "none",
         ThisServer: "thisServer",
+        ..Unknown,
     }
 }
 
@@ -3393,15 +3002,7 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3421,15 +3022,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateMessageResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3446,15 +3039,7 @@ pub struct CreateMessageResult {
     /// - "toolUse": The model wants to use one or more tools
     ///
     /// This field is an open string to allow for provider-specific stop reasons.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "stopReason",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "stopReason", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub stop_reason: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3483,6 +3068,7 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -3499,6 +3085,9 @@ pub enum CreateMessageResultContent {
     ToolResultContent(ToolResultContent),
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl CreateMessageResultContent {
@@ -3644,6 +3233,7 @@ impl CreateMessageResultContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -3655,6 +3245,7 @@ crate::rt::union_arms! {
         ToolUseContent(ToolUseContent),
         ToolResultContent(ToolResultContent),
         Array(::std::vec::Vec<SamplingMessageContentBlock>),
+        ..Unknown,
     }
 }
 
@@ -3700,15 +3291,7 @@ for CreateMessageResultContent {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct CreateTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -3784,6 +3367,7 @@ impl ElicitOutcome {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -3833,25 +3417,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParams {
     /// The elicitation mode.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "consts::Form",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "consts::Form"))]
     pub mode: ::std::option::Option<consts::Form>,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ElicitRequestFormParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ElicitRequestFormParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestFormParamsMeta>,
     /// The message to present to the user describing what information is being requested.
     pub message: ::std::string::String,
@@ -3865,14 +3434,7 @@ pub struct ElicitRequestFormParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TaskMetadata",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3896,15 +3458,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3925,28 +3479,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestFormParamsRequestedSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "$schema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -3970,6 +3509,7 @@ crate::rt::open_object! {
 ///
 /// - `ElicitRequestUrlParams`: an object; `mode` = `"url"`; requires `elicitationId`, `message`, `mode`, `url`
 /// - `ElicitRequestFormParams`: an object; `mode` = `"form"` or absent; requires `message`, `requestedSchema`, `requestedSchema.properties`, `requestedSchema.type`
+/// - `Unknown`: any other `mode` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -3978,6 +3518,9 @@ pub enum ElicitRequestParams {
     ElicitRequestUrlParams(ElicitRequestUrlParams),
     /// The [`ElicitRequestFormParams`] arm.
     ElicitRequestFormParams(ElicitRequestFormParams),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl ElicitRequestParams {
@@ -4014,6 +3557,7 @@ impl ElicitRequestParams {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -4021,6 +3565,7 @@ crate::rt::union_arms! {
     ElicitRequestParams {
         ElicitRequestUrlParams(ElicitRequestUrlParams),
         ElicitRequestFormParams(ElicitRequestFormParams),
+        ..Unknown,
     }
 }
 
@@ -4044,15 +3589,7 @@ pub struct ElicitRequestUrlParams {
     /// The elicitation mode.
     pub mode: consts::Url,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ElicitRequestUrlParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ElicitRequestUrlParamsMeta"))]
     pub meta: ::std::option::Option<ElicitRequestUrlParamsMeta>,
     /// The ID of the elicitation, which must be unique within the context of the server.
     /// The client MUST treat this ID as an opaque value.
@@ -4066,14 +3603,7 @@ pub struct ElicitRequestUrlParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TaskMetadata",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// The URL that the user should navigate to.
     pub url: ::std::string::String,
@@ -4100,15 +3630,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitRequestUrlParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4126,15 +3648,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ElicitResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4146,14 +3660,7 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept" and mode was "form".
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,ElicitResultContentValue>"))]
     pub content: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ElicitResultContentValue>,
     >,
@@ -4177,8 +3684,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ElicitResult/properties/action`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ElicitResultAction {
     /// `accept`
@@ -4190,6 +3697,9 @@ pub enum ElicitResultAction {
     /// `decline`
     #[cfg_attr(feature = "schemars", schemars(rename = "decline"))]
     Decline,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -4197,6 +3707,7 @@ crate::rt::wire_enum! {
         Accept: "accept",
         Cancel: "cancel",
         Decline: "decline",
+        ..Unknown,
     }
 }
 
@@ -4287,6 +3798,7 @@ impl ElicitResultContentValue {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4371,27 +3883,12 @@ crate::rt::open_object! {
 pub struct EmbeddedResource {
     pub r#type: consts::Resource,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     pub resource: EmbeddedResourceResource,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4455,6 +3952,7 @@ impl EmbeddedResourceResource {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -4488,6 +3986,7 @@ pub type EmptyResult = ResultObject;
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -4502,6 +4001,9 @@ pub enum EnumSchema {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl EnumSchema {
@@ -4587,6 +4089,7 @@ impl EnumSchema {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -4597,6 +4100,7 @@ crate::rt::union_arms! {
         UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
         TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+        ..Unknown,
     }
 }
 
@@ -4637,14 +4141,7 @@ pub struct ErrorObject {
     /// The error type that occurred.
     pub code: i64,
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Value",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Value"))]
     pub data: ::std::option::Option<serde_json::Value>,
     /// A short description of the error. The message SHOULD be limited to a concise single sentence.
     pub message: ::std::string::String,
@@ -4688,25 +4185,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "GetPromptRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "GetPromptRequestParamsMeta"))]
     pub meta: ::std::option::Option<GetPromptRequestParamsMeta>,
     /// Arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,::std::string::String>"))]
     pub arguments: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
@@ -4732,15 +4214,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4758,27 +4232,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetPromptResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional description for the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -4841,15 +4300,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskPayloadResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4909,15 +4360,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GetTaskResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -4928,15 +4371,7 @@ pub struct GetTaskResult {
     #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "pollInterval",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -4945,15 +4380,7 @@ pub struct GetTaskResult {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "statusMessage",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
@@ -4961,10 +4388,7 @@ pub struct GetTaskResult {
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -4990,28 +4414,13 @@ crate::rt::open_object! {
 pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     /// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
     ///
     /// If not provided, the client should assume that the icon can be used at any size.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub sizes: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     /// `data:` URI with Base64-encoded image data.
@@ -5027,14 +4436,7 @@ pub struct Icon {
     /// the icon is designed to be used with a dark background.
     ///
     /// If not provided, the client should assume the icon can be used with any theme.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "IconTheme",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "IconTheme"))]
     pub theme: ::std::option::Option<IconTheme>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5058,8 +4460,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/Icon/properties/theme`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum IconTheme {
     /// `dark`
@@ -5068,12 +4470,16 @@ pub enum IconTheme {
     /// `light`
     #[cfg_attr(feature = "schemars", schemars(rename = "light"))]
     Light,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     IconTheme {
         Dark: "dark",
         Light: "light",
+        ..Unknown,
     }
 }
 
@@ -5090,14 +4496,7 @@ pub struct Icons {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5116,27 +4515,12 @@ crate::rt::open_object! {
 pub struct ImageContent {
     pub r#type: consts::Image,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -5167,14 +4551,7 @@ pub struct Implementation {
     /// This can be used by clients or servers to provide context about their purpose
     /// and capabilities. For example, a server might describe the types of resources
     /// or tools it provides, while a client might describe its intended use case.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -5185,14 +4562,7 @@ pub struct Implementation {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -5202,26 +4572,11 @@ pub struct Implementation {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "websiteUrl",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "websiteUrl", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub website_url: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5266,15 +4621,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "InitializeRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "InitializeRequestParamsMeta"))]
     pub meta: ::std::option::Option<InitializeRequestParamsMeta>,
     pub capabilities: ::std::boxed::Box<ClientCapabilities>,
     #[cfg_attr(feature = "schemars", schemars(rename = "clientInfo"))]
@@ -5303,15 +4650,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5329,15 +4668,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct InitializeResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5345,14 +4676,7 @@ pub struct InitializeResult {
     /// Instructions describing how to use the server and its features.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub instructions: ::std::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     #[cfg_attr(feature = "schemars", schemars(rename = "protocolVersion"))]
@@ -5380,14 +4704,7 @@ crate::rt::open_object! {
 pub struct InitializedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsInitialized,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5409,14 +4726,7 @@ crate::rt::open_object! {
 pub struct JsonRpcErrorResponse {
     pub jsonrpc: consts::V2_0,
     pub error: ErrorObject,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5512,6 +4822,7 @@ impl JsonRpcMessage {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -5555,14 +4866,7 @@ impl ::std::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
 pub struct JsonRpcNotification {
     pub jsonrpc: consts::V2_0,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5587,14 +4891,7 @@ pub struct JsonRpcRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -5665,6 +4962,7 @@ impl JsonRpcResponse {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -5714,45 +5012,16 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LegacyTitledEnumSchema {
     pub r#type: consts::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "enumNames",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "enumNames", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub enum_names: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5777,14 +5046,7 @@ pub struct ListPromptsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::PromptsList,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5805,29 +5067,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListPromptsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -5850,14 +5096,7 @@ pub struct ListResourceTemplatesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesTemplatesList,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5878,29 +5117,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourceTemplatesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     #[cfg_attr(feature = "schemars", schemars(rename = "resourceTemplates"))]
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
@@ -5924,14 +5147,7 @@ pub struct ListResourcesRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ResourcesList,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -5952,29 +5168,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListResourcesResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub resources: ::std::vec::Vec<Resource>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -6003,14 +5203,7 @@ pub struct ListRootsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::RootsList,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6033,15 +5226,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListRootsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6065,14 +5250,7 @@ pub struct ListTasksRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::TasksList,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6093,29 +5271,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListTasksResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tasks: ::std::vec::Vec<Task>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -6138,14 +5300,7 @@ pub struct ListToolsRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::ToolsList,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6166,29 +5321,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListToolsResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     pub tools: ::std::vec::Vec<Tool>,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -6209,8 +5348,8 @@ crate::rt::open_object! {
 /// These map to syslog message severities, as specified in RFC-5424:
 /// <https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1>
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum LoggingLevel {
     /// `alert`
@@ -6237,6 +5376,9 @@ pub enum LoggingLevel {
     /// `warning`
     #[cfg_attr(feature = "schemars", schemars(rename = "warning"))]
     Warning,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -6249,6 +5391,7 @@ crate::rt::wire_enum! {
         Info: "info",
         Notice: "notice",
         Warning: "warning",
+        ..Unknown,
     }
 }
 
@@ -6277,15 +5420,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LoggingMessageNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6294,14 +5429,7 @@ pub struct LoggingMessageNotificationParams {
     /// The severity of this log message.
     pub level: LoggingLevel,
     /// An optional name of the logger issuing this message.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub logger: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6333,14 +5461,7 @@ pub struct ModelHint {
     ///
     /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
     ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6370,15 +5491,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "costPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "costPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub cost_priority: ::std::option::Option<serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
@@ -6387,40 +5500,17 @@ pub struct ModelPreferences {
     ///
     /// The client SHOULD prioritize these hints over the numeric priorities, but
     /// MAY still use the priorities to select from ambiguous matches.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<ModelHint>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<ModelHint>"))]
     pub hints: ::std::option::Option<::std::vec::Vec<ModelHint>>,
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "intelligencePriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "intelligencePriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub intelligence_priority: ::std::option::Option<serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "speedPriority",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "speedPriority", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub speed_priority: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6502,6 +5592,7 @@ impl MultiSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -6528,14 +5619,7 @@ impl ::std::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Notification {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6555,15 +5639,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -6581,50 +5657,15 @@ crate::rt::open_object! {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct NumberSchema {
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub default: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub maximum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub minimum: ::std::option::Option<serde_json::Number>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     pub r#type: NumberSchemaType,
     /// Properties not named above, kept and written back: the schema allows them.
@@ -6645,8 +5686,8 @@ crate::rt::open_object! {
 
 /// Anonymous in the schema at `#/$defs/NumberSchema/properties/type`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum NumberSchemaType {
     /// `integer`
@@ -6655,12 +5696,16 @@ pub enum NumberSchemaType {
     /// `number`
     #[cfg_attr(feature = "schemars", schemars(rename = "number"))]
     Number,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     NumberSchemaType {
         Integer: "integer",
         Number: "number",
+        ..Unknown,
     }
 }
 
@@ -6670,14 +5715,7 @@ pub struct PaginatedRequest {
     pub jsonrpc: consts::V2_0,
     pub id: RequestId,
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParams"))]
     pub params: ::std::option::Option<PaginatedRequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6698,26 +5736,11 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "PaginatedRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "PaginatedRequestParamsMeta"))]
     pub meta: ::std::option::Option<PaginatedRequestParamsMeta>,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6738,15 +5761,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6763,29 +5778,13 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PaginatedResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "nextCursor",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "nextCursor", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub next_cursor: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6806,14 +5805,7 @@ pub struct PingRequest {
     pub jsonrpc: consts::V2_0,
     pub method: consts::Ping,
     pub id: RequestId,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParams"))]
     pub params: ::std::option::Option<RequestParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -6844,6 +5836,7 @@ crate::rt::open_object! {
 /// - `UntitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.enum`, `items.type`, `type`
 /// - `TitledMultiSelectEnumSchema`: an object; `type` = `"array"`; requires `items`, `items.anyOf`, `type`
 /// - `LegacyTitledEnumSchema`: an object; `type` = `"string"`; requires `enum`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -6864,6 +5857,9 @@ pub enum PrimitiveSchemaDefinition {
     TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
     /// The [`LegacyTitledEnumSchema`] arm.
     LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl PrimitiveSchemaDefinition {
@@ -6997,6 +5993,7 @@ impl PrimitiveSchemaDefinition {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -7010,6 +6007,7 @@ crate::rt::union_arms! {
         UntitledMultiSelectEnumSchema(UntitledMultiSelectEnumSchema),
         TitledMultiSelectEnumSchema(TitledMultiSelectEnumSchema),
         LegacyTitledEnumSchema(LegacyTitledEnumSchema),
+        ..Unknown,
     }
 }
 
@@ -7086,27 +6084,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ProgressNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional message describing the current progress.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub message: ::std::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
     pub progress: serde_json::Number,
@@ -7114,14 +6097,7 @@ pub struct ProgressNotificationParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "progressToken"))]
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Number",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Number"))]
     pub total: ::std::option::Option<serde_json::Number>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7185,6 +6161,7 @@ impl ProgressToken {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -7212,37 +6189,15 @@ impl ::std::convert::From<i64> for ProgressToken {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Prompt {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// A list of arguments to use for templating the prompt.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<PromptArgument>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<PromptArgument>"))]
     pub arguments: ::std::option::Option<::std::vec::Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7253,14 +6208,7 @@ pub struct Prompt {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -7270,14 +6218,7 @@ pub struct Prompt {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7300,26 +6241,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct PromptArgument {
     /// A human-readable description of the argument.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// Whether this argument must be provided.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub required: ::std::option::Option<bool>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7327,14 +6254,7 @@ pub struct PromptArgument {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7356,14 +6276,7 @@ crate::rt::open_object! {
 pub struct PromptListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsPromptsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7412,14 +6325,7 @@ pub struct PromptReference {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7461,15 +6367,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ReadResourceRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ReadResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ReadResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -7492,15 +6390,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7518,15 +6408,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ReadResourceResult {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -7590,6 +6472,7 @@ impl ReadResourceResultContentsItem {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -7635,14 +6518,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Request {
     pub method: ::std::string::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub params: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -7705,6 +6581,7 @@ impl RequestId {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -7732,15 +6609,7 @@ impl ::std::convert::From<i64> for RequestId {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestParamsMeta"))]
     pub meta: ::std::option::Option<RequestParamsMeta>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7760,15 +6629,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -7786,39 +6647,17 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Resource {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7829,39 +6668,17 @@ pub struct Resource {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -7869,14 +6686,7 @@ pub struct Resource {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -7904,28 +6714,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -7950,39 +6744,17 @@ crate::rt::open_object! {
 pub struct ResourceLink {
     pub r#type: consts::ResourceLink,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this resource represents.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -7993,39 +6765,17 @@ pub struct ResourceLink {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
     /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
     ///
     /// This can be used by Hosts to display file sizes and estimate context window usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub size: ::std::option::Option<i64>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -8033,14 +6783,7 @@ pub struct ResourceLink {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// The URI of this resource.
     pub uri: ::std::string::String,
@@ -8070,14 +6813,7 @@ crate::rt::open_object! {
 pub struct ResourceListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsResourcesListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8097,15 +6833,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ResourceRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "ResourceRequestParamsMeta"))]
     pub meta: ::std::option::Option<ResourceRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -8128,15 +6856,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8154,39 +6874,17 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceTemplate {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// A description of what this template is for.
     ///
     /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -8197,25 +6895,10 @@ pub struct ResourceTemplate {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
     pub name: ::std::string::String,
@@ -8225,14 +6908,7 @@ pub struct ResourceTemplate {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
     #[cfg_attr(feature = "schemars", schemars(rename = "uriTemplate"))]
@@ -8299,15 +6975,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResourceUpdatedNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -8330,15 +6998,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ResultObject {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -8355,8 +7015,8 @@ crate::rt::open_object! {
 
 /// The sender or recipient of messages and data in a conversation.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Role {
     /// `assistant`
@@ -8365,12 +7025,16 @@ pub enum Role {
     /// `user`
     #[cfg_attr(feature = "schemars", schemars(rename = "user"))]
     User,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
     Role {
         Assistant: "assistant",
         User: "user",
+        ..Unknown,
     }
 }
 
@@ -8379,29 +7043,14 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Root {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub name: ::std::option::Option<::std::string::String>,
     /// The URI identifying the root. This *must* start with file:// for now.
     /// This restriction may be relaxed in future versions of the protocol to allow
@@ -8428,14 +7077,7 @@ crate::rt::open_object! {
 pub struct RootsListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsRootsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8455,15 +7097,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SamplingMessage {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -8494,6 +7128,7 @@ crate::rt::open_object! {
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
 /// - `Array`: an array
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -8510,6 +7145,9 @@ pub enum SamplingMessageContent {
     ToolResultContent(ToolResultContent),
     /// The arm for an array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl SamplingMessageContent {
@@ -8655,6 +7293,7 @@ impl SamplingMessageContent {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -8666,6 +7305,7 @@ crate::rt::union_arms! {
         ToolUseContent(ToolUseContent),
         ToolResultContent(ToolResultContent),
         Array(::std::vec::Vec<SamplingMessageContentBlock>),
+        ..Unknown,
     }
 }
 
@@ -8715,6 +7355,7 @@ for SamplingMessageContent {
 /// - `AudioContent`: an object; `type` = `"audio"`; requires `data`, `mimeType`, `type`
 /// - `ToolUseContent`: an object; `type` = `"tool_use"`; requires `id`, `input`, `name`, `type`
 /// - `ToolResultContent`: an object; `type` = `"tool_result"`; requires `content`, `toolUseId`, `type`
+/// - `Unknown`: any other `type` (a newer version's), kept as it came; [`strict`](crate::rt::strict) reports it
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schemars", schemars(untagged))]
@@ -8729,6 +7370,9 @@ pub enum SamplingMessageContentBlock {
     ToolUseContent(ToolUseContent),
     /// The [`ToolResultContent`] arm.
     ToolResultContent(ToolResultContent),
+    /// A value whose tag names no arm of this version (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(serde_json::Value),
 }
 
 impl SamplingMessageContentBlock {
@@ -8800,6 +7444,7 @@ impl SamplingMessageContentBlock {
                 shadowed: false,
             },
         ],
+        catch_all: true,
     };
 }
 
@@ -8810,6 +7455,7 @@ crate::rt::union_arms! {
         AudioContent(AudioContent),
         ToolUseContent(ToolUseContent),
         ToolResultContent(ToolResultContent),
+        ..Unknown,
     }
 }
 
@@ -8848,26 +7494,12 @@ impl ::std::convert::From<ToolResultContent> for SamplingMessageContentBlock {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub completions: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Experimental, non-standard capabilities that the server supports.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub experimental: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
@@ -8875,56 +7507,21 @@ pub struct ServerCapabilities {
         >,
     >,
     /// Present if the server supports sending log messages to the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub logging: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Present if the server offers any prompt templates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesPrompts",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesPrompts"))]
     pub prompts: ::std::option::Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesResources",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesResources"))]
     pub resources: ::std::option::Option<ServerCapabilitiesResources>,
     /// Present if the server supports task-augmented requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTasks",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasks"))]
     pub tasks: ::std::option::Option<ServerCapabilitiesTasks>,
     /// Present if the server offers any tools to call.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTools",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8950,15 +7547,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesPrompts {
     /// Whether this server supports notifications for changes to the prompt list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -8978,25 +7567,10 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesResources {
     /// Whether this server supports notifications for changes to the resource list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Whether this server supports subscribing to resource updates.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub subscribe: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9017,38 +7591,17 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub cancel: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Whether this server supports tasks/list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub list: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Specifies which request types can be augmented with tasks.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTasksRequests",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasksRequests"))]
     pub requests: ::std::option::Option<ServerCapabilitiesTasksRequests>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9070,14 +7623,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequests {
     /// Task support for tool-related requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ServerCapabilitiesTasksRequestsTools",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ServerCapabilitiesTasksRequestsTools"))]
     pub tools: ::std::option::Option<ServerCapabilitiesTasksRequestsTools>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9097,14 +7643,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub call: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -9126,15 +7665,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ServerCapabilitiesTools {
     /// Whether this server supports notifications for changes to the tool list.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "listChanged",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "listChanged", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub list_changed: ::std::option::Option<bool>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9174,15 +7705,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "SetLevelRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "SetLevelRequestParamsMeta"))]
     pub meta: ::std::option::Option<SetLevelRequestParamsMeta>,
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
     pub level: LoggingLevel,
@@ -9205,15 +7728,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SetLevelRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9271,6 +7786,7 @@ impl SingleSelectEnumSchema {
                 shadowed: false,
             },
         ],
+        catch_all: false,
     };
 }
 
@@ -9297,61 +7813,17 @@ impl ::std::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSche
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct StringSchema {
     pub r#type: consts::String,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "StringSchemaFormat",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "StringSchemaFormat"))]
     pub format: ::std::option::Option<StringSchemaFormat>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxLength",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_length: ::std::option::Option<i64>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minLength",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minLength", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_length: ::std::option::Option<i64>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9372,8 +7844,8 @@ crate::rt::open_object! {
 
 /// Anonymous in the schema at `#/$defs/StringSchema/properties/format`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum StringSchemaFormat {
     /// `date`
@@ -9388,6 +7860,9 @@ pub enum StringSchemaFormat {
     /// `uri`
     #[cfg_attr(feature = "schemars", schemars(rename = "uri"))]
     Uri,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -9396,6 +7871,7 @@ crate::rt::wire_enum! {
         DateTime: "date-time",
         Email: "email",
         Uri: "uri",
+        ..Unknown,
     }
 }
 
@@ -9426,15 +7902,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "SubscribeRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "SubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<SubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -9457,15 +7925,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9489,15 +7949,7 @@ pub struct Task {
     #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "pollInterval",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -9506,15 +7958,7 @@ pub struct Task {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "statusMessage",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
@@ -9522,10 +7966,7 @@ pub struct Task {
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9549,15 +7990,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TaskAugmentedRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskAugmentedRequestParamsMeta"))]
     pub meta: ::std::option::Option<TaskAugmentedRequestParamsMeta>,
     /// If specified, the caller is requesting task-augmented execution for this request.
     /// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -9565,14 +7998,7 @@ pub struct TaskAugmentedRequestParams {
     ///
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "TaskMetadata",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "TaskMetadata"))]
     pub task: ::std::option::Option<TaskMetadata>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9593,15 +8019,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskAugmentedRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9620,14 +8038,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskMetadata {
     /// Requested duration in milliseconds to retain task from creation.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9642,8 +8053,8 @@ crate::rt::open_object! {
 
 /// The status of a task.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum TaskStatus {
     /// `cancelled`
@@ -9661,6 +8072,9 @@ pub enum TaskStatus {
     /// `working`
     #[cfg_attr(feature = "schemars", schemars(rename = "working"))]
     Working,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -9670,6 +8084,7 @@ crate::rt::wire_enum! {
         Failed: "failed",
         InputRequired: "input_required",
         Working: "working",
+        ..Unknown,
     }
 }
 
@@ -9698,15 +8113,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TaskStatusNotificationParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -9717,15 +8124,7 @@ pub struct TaskStatusNotificationParams {
     #[cfg_attr(feature = "schemars", schemars(rename = "lastUpdatedAt"))]
     pub last_updated_at: ::std::string::String,
     /// Suggested polling interval in milliseconds.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "pollInterval",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "pollInterval", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub poll_interval: ::std::option::Option<i64>,
     /// Current task state.
     pub status: TaskStatus,
@@ -9734,15 +8133,7 @@ pub struct TaskStatusNotificationParams {
     /// - Reasons for "cancelled" status
     /// - Summaries for "completed" status
     /// - Diagnostic information for "failed" status (e.g., error details, what went wrong)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "statusMessage",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "statusMessage", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub status_message: ::std::option::Option<::std::string::String>,
     /// The task identifier.
     #[cfg_attr(feature = "schemars", schemars(rename = "taskId"))]
@@ -9750,10 +8141,7 @@ pub struct TaskStatusNotificationParams {
     /// Actual retention duration from creation in milliseconds, null for unlimited.
     ///
     /// Required, and may be `null`: `None` is written as `null`.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>")
-    )]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::rt::serde_helpers::RequiredNullable<i64>"))]
     pub ttl: ::std::option::Option<i64>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9779,27 +8167,12 @@ crate::rt::open_object! {
 pub struct TextContent {
     pub r#type: consts::Text,
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional annotations for the client.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "Annotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "Annotations"))]
     pub annotations: ::std::option::Option<Annotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -9821,28 +8194,12 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TextResourceContents {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// The MIME type of this resource, if known.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "mimeType",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "mimeType", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub mime_type: ::std::option::Option<::std::string::String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
     pub text: ::std::string::String,
@@ -9868,58 +8225,21 @@ crate::rt::open_object! {
 pub struct TitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for array items with enum options and display labels.
     pub items: TitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -9984,37 +8304,16 @@ crate::rt::open_object! {
 pub struct TitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum options with values and display labels.
     #[cfg_attr(feature = "schemars", schemars(rename = "oneOf"))]
     pub one_of: ::std::vec::Vec<TitledSingleSelectEnumSchemaOneOfItem>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10056,51 +8355,22 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Tool {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolAnnotations",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolAnnotations"))]
     pub annotations: ::std::option::Option<ToolAnnotations>,
     /// A human-readable description of the tool.
     ///
     /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Execution-related properties for this tool.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolExecution",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolExecution"))]
     pub execution: ::std::option::Option<ToolExecution>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
@@ -10111,14 +8381,7 @@ pub struct Tool {
     /// Clients that support rendering icons SHOULD also support:
     /// - `image/svg+xml` - SVG images (scalable but requires security precautions)
     /// - `image/webp` - WebP images (modern, efficient format)
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<Icon>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<Icon>"))]
     pub icons: ::std::option::Option<::std::vec::Vec<Icon>>,
     /// A JSON Schema object defining the expected parameters for the tool.
     #[cfg_attr(feature = "schemars", schemars(rename = "inputSchema"))]
@@ -10130,15 +8393,7 @@ pub struct Tool {
     ///
     /// Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     /// Currently restricted to type: "object" at the root level.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "outputSchema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolOutputSchema",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "outputSchema", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolOutputSchema"))]
     pub output_schema: ::std::option::Option<ToolOutputSchema>,
     /// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     /// even by those unfamiliar with domain-specific terminology.
@@ -10146,14 +8401,7 @@ pub struct Tool {
     /// If not provided, the name should be used for display (except for Tool,
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10191,15 +8439,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: true
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "destructiveHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "destructiveHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub destructive_hint: ::std::option::Option<bool>,
     /// If true, calling the tool repeatedly with the same arguments
     /// will have no additional effect on its environment.
@@ -10207,15 +8447,7 @@ pub struct ToolAnnotations {
     /// (This property is meaningful only when `readOnlyHint == false`)
     ///
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "idempotentHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "idempotentHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub idempotent_hint: ::std::option::Option<bool>,
     /// If true, this tool may interact with an "open world" of external
     /// entities. If false, the tool's domain of interaction is closed.
@@ -10223,38 +8455,15 @@ pub struct ToolAnnotations {
     /// of a memory tool is not.
     ///
     /// Default: true
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "openWorldHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "openWorldHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub open_world_hint: ::std::option::Option<bool>,
     /// If true, the tool does not modify its environment.
     ///
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "readOnlyHint",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "readOnlyHint", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub read_only_hint: ::std::option::Option<bool>,
     /// A human-readable title for the tool.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10279,14 +8488,7 @@ pub struct ToolChoice {
     /// - "auto": Model decides whether to use tools (default)
     /// - "required": Model MUST use at least one tool before completing
     /// - "none": Model MUST NOT use any tools
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolChoiceMode",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolChoiceMode"))]
     pub mode: ::std::option::Option<ToolChoiceMode>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10306,8 +8508,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ToolChoice/properties/mode`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ToolChoiceMode {
     /// `auto`
@@ -10319,6 +8521,9 @@ pub enum ToolChoiceMode {
     /// `required`
     #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
     Required,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -10326,6 +8531,7 @@ crate::rt::wire_enum! {
         Auto: "auto",
         None: "none",
         Required: "required",
+        ..Unknown,
     }
 }
 
@@ -10342,15 +8548,7 @@ pub struct ToolExecution {
     /// - "required": Tool requires task-augmented execution
     ///
     /// Default: "forbidden"
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "taskSupport",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ToolExecutionTaskSupport",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "taskSupport", default, skip_serializing_if = "::std::option::Option::is_none", with = "ToolExecutionTaskSupport"))]
     pub task_support: ::std::option::Option<ToolExecutionTaskSupport>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10375,8 +8573,8 @@ crate::rt::open_object! {
 ///
 /// Anonymous in the schema at `#/$defs/ToolExecution/properties/taskSupport`.
 ///
-/// Decoding a value outside this set is an error that lists the accepted values; [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A value this version does not define decodes into `Unknown`, which writes it back as it came ([`strict`](crate::rt::strict) reports it); [`FromStr`](std::str::FromStr) accepts the defined values only, and it and [`Display`](std::fmt::Display) use the wire spelling.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ToolExecutionTaskSupport {
     /// `forbidden`
@@ -10388,6 +8586,9 @@ pub enum ToolExecutionTaskSupport {
     /// `required`
     #[cfg_attr(feature = "schemars", schemars(rename = "required"))]
     Required,
+    /// A value this version does not define (a newer peer's), as it came.
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    Unknown(::std::string::String),
 }
 
 crate::rt::wire_enum! {
@@ -10395,6 +8596,7 @@ crate::rt::wire_enum! {
         Forbidden: "forbidden",
         Optional: "optional",
         Required: "required",
+        ..Unknown,
     }
 }
 
@@ -10405,38 +8607,16 @@ crate::rt::wire_enum! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolInputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "$schema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10458,14 +8638,7 @@ crate::rt::open_object! {
 pub struct ToolListChangedNotification {
     pub jsonrpc: consts::V2_0,
     pub method: consts::NotificationsToolsListChanged,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "NotificationParams",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "NotificationParams"))]
     pub params: ::std::option::Option<NotificationParams>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10491,38 +8664,16 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolOutputSchema {
     pub r#type: consts::Object,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "$schema",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "$schema", default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub schema: ::std::option::Option<::std::string::String>,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::collections::BTreeMap<::std::string::String,serde_json::Map<::std::string::String,serde_json::Value>>"))]
     pub properties: ::std::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             serde_json::Map<::std::string::String, serde_json::Value>,
         >,
     >,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub required: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10547,15 +8698,7 @@ pub struct ToolResultContent {
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -10568,28 +8711,12 @@ pub struct ToolResultContent {
     ///
     /// If true, the content typically describes the error that occurred.
     /// Default: false
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "isError",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "bool",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "isError", default, skip_serializing_if = "::std::option::Option::is_none", with = "bool"))]
     pub is_error: ::std::option::Option<bool>,
     /// An optional structured result object.
     ///
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "structuredContent",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "structuredContent", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub structured_content: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -10623,15 +8750,7 @@ pub struct ToolUseContent {
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "serde_json::Map<::std::string::String,serde_json::Value>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "serde_json::Map<::std::string::String,serde_json::Value>"))]
     pub meta: ::std::option::Option<
         serde_json::Map<::std::string::String, serde_json::Value>,
     >,
@@ -10685,15 +8804,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParams {
     /// See [General fields: `_meta`](https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "_meta",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "UnsubscribeRequestParamsMeta",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "_meta", default, skip_serializing_if = "::std::option::Option::is_none", with = "UnsubscribeRequestParamsMeta"))]
     pub meta: ::std::option::Option<UnsubscribeRequestParamsMeta>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -10716,15 +8827,7 @@ crate::rt::open_object! {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct UnsubscribeRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "progressToken",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "ProgressToken",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "progressToken", default, skip_serializing_if = "::std::option::Option::is_none", with = "ProgressToken"))]
     pub progress_token: ::std::option::Option<ProgressToken>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10743,58 +8846,21 @@ crate::rt::open_object! {
 pub struct UntitledMultiSelectEnumSchema {
     pub r#type: consts::Array,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::vec::Vec<::std::string::String>",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::vec::Vec<::std::string::String>"))]
     pub default: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Schema for the array items.
     pub items: UntitledMultiSelectEnumSchemaItems,
     /// Maximum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "maxItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "maxItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub max_items: ::std::option::Option<i64>,
     /// Minimum number of items to select.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            rename = "minItems",
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "i64",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(rename = "minItems", default, skip_serializing_if = "::std::option::Option::is_none", with = "i64"))]
     pub min_items: ::std::option::Option<i64>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10840,36 +8906,15 @@ crate::rt::open_object! {
 pub struct UntitledSingleSelectEnumSchema {
     pub r#type: consts::String,
     /// Optional default value.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub default: ::std::option::Option<::std::string::String>,
     /// Optional description for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub description: ::std::option::Option<::std::string::String>,
     /// Array of enum values to choose from.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// Optional title for the enum field.
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "::std::string::String",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "::std::string::String"))]
     pub title: ::std::option::Option<::std::string::String>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]
@@ -10893,14 +8938,7 @@ crate::rt::open_object! {
 pub struct UrlElicitationRequiredError {
     pub jsonrpc: consts::V2_0,
     pub error: UrlElicitationRequiredErrorError,
-    #[cfg_attr(
-        feature = "schemars",
-        schemars(
-            default,
-            skip_serializing_if = "::std::option::Option::is_none",
-            with = "RequestId",
-        )
-    )]
+    #[cfg_attr(feature = "schemars", schemars(default, skip_serializing_if = "::std::option::Option::is_none", with = "RequestId"))]
     pub id: ::std::option::Option<RequestId>,
     /// Properties not named above, kept and written back: the schema allows them.
     #[cfg_attr(feature = "schemars", schemars(flatten))]

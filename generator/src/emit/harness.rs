@@ -44,6 +44,17 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
         }
         _ => None,
     });
+    let string_enums = model.types.iter().filter_map(|t| match &t.kind {
+        Kind::StringEnum { .. } => Some(t.name.as_str()),
+        _ => None,
+    });
+    let checked_arms = model.types.iter().filter_map(|t| match &t.kind {
+        Kind::Alias { .. } => None,
+        _ => {
+            let (n, r) = (&t.name, ident(&t.name));
+            Some(quote!(#n => crate::checked::<m::#r>(value),))
+        }
+    });
     let result_encoder = |name: &str, client_sends: bool| {
         let f = format_ident!(
             "{}_value",
@@ -92,6 +103,19 @@ pub fn emit_harness(model: &Model, source: &str) -> Result<String, Error> {
 
         /// `(Rust name, decoding facts)` of every union, definitions and inline ones.
         pub const UNIONS: &[(&str, mcp_spec_types::rt::union::Union)] = &[ #( #all_unions )* ];
+
+        /// The Rust name of every string enum.
+        pub const STRING_ENUMS: &[&str] = &[ #( #string_enums ),* ];
+
+        /// Decodes `value` tolerantly as the type named `rust_name` (any generated type but
+        /// an alias), and returns it encoded back with what a strict check finds in it;
+        /// `None` if there is no such type.
+        pub fn checked(rust_name: &str, value: serde_json::Value) -> Option<Result<(serde_json::Value, Vec<mcp_spec_types::rt::strict::Issue>), String>> {
+            Some(match rust_name {
+                #( #checked_arms )*
+                _ => return None,
+            })
+        }
 
         /// Decodes `value` as the definition named `definition` and encodes it back;
         /// `None` if there is no such definition.

@@ -45,7 +45,10 @@ pub fn pretty(tokens: TokenStream, what: &str) -> Result<String, Error> {
         ))
     })?;
     // A blank line between top-level items, for readers of the generated files.
-    let text = macro_entries_one_a_line(&file, prettyplease::unparse(&file));
+    let text = attributes_one_a_line(&macro_entries_one_a_line(
+        &file,
+        prettyplease::unparse(&file),
+    ));
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
@@ -98,6 +101,47 @@ fn macro_entries_one_a_line(file: &syn::File, text: String) -> String {
             out.push_str(&bodies.next().unwrap_or_default());
             out.push_str("}\n");
         }
+    }
+    out
+}
+
+/// prettyplease breaks an attribute longer than a line over several (a field's
+/// `#[cfg_attr(feature = "schemars", schemars(rename = ..., default, ...))]` over eight);
+/// each is put back on one line, so that a struct reads as its fields. Only line breaks
+/// change: a string literal never spans lines in prettyplease's output.
+fn attributes_one_a_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let opens = line.trim_start().starts_with("#[") && !line.ends_with(']');
+        if !opens {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut joined = line.to_string();
+        for next in lines.by_ref() {
+            let part = next.trim();
+            if joined.ends_with('(') || joined.ends_with('[') {
+                joined.push_str(part);
+            } else if part.starts_with(')') || part.starts_with(']') {
+                if joined.ends_with(',') {
+                    joined.pop();
+                }
+                joined.push_str(part);
+            } else {
+                joined.push(' ');
+                joined.push_str(part);
+            }
+            // The attribute's own closing line is indented as its opening line.
+            if part.ends_with(")]")
+                && next.len() - part.len() == line.len() - line.trim_start().len()
+            {
+                break;
+            }
+        }
+        out.push_str(&joined);
+        out.push('\n');
     }
     out
 }

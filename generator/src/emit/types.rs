@@ -323,25 +323,28 @@ impl Emitter {
         values: &[String],
     ) -> TokenStream {
         let name = ident(&t.name);
-        let variants: Vec<Ident> = values
+        let names: Vec<String> = values
             .iter()
-            .map(|v| ident(&crate::names::variant_name(v)))
+            .map(|v| crate::names::variant_name(v))
             .collect();
+        let unknown = ident(&catch_all_name(&names));
+        let variants: Vec<Ident> = names.iter().map(|n| ident(n)).collect();
         if !doc.is_empty() {
             doc.push(String::new());
         }
-        doc.push(
-            "Decoding a value outside this set is an error that lists the accepted values; \
-             [`FromStr`](std::str::FromStr) and [`Display`](std::fmt::Display) use the wire spelling."
-                .to_string(),
-        );
+        doc.push(format!(
+            "A value this version does not define decodes into `{unknown}`, which writes it back \
+             as it came ([`strict`](crate::rt::strict) reports it); \
+             [`FromStr`](std::str::FromStr) accepts the defined values only, and it and \
+             [`Display`](std::fmt::Display) use the wire spelling."
+        ));
         let doc = doc_attrs(&doc);
         let variant_docs = values.iter().map(|v| format!(" `{v}`"));
         let mac = format_ident!("{}", WIRE_ENUM);
         quote! {
             #doc
             #alias
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            #[derive(Debug, Clone, PartialEq, Eq, Hash)]
             #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
             pub enum #name {
                 #(
@@ -349,9 +352,12 @@ impl Emitter {
                     #[cfg_attr(feature = "schemars", schemars(rename = #values))]
                     #variants,
                 )*
+                /// A value this version does not define (a newer peer's), as it came.
+                #[cfg_attr(feature = "schemars", schemars(skip))]
+                #unknown(::std::string::String),
             }
             crate::rt::#mac! {
-                #name { #( #variants: #values, )* }
+                #name { #( #variants: #values, )* ..#unknown }
             }
         }
     }
@@ -387,6 +393,21 @@ impl Emitter {
         };
         let type_name = t.name.as_str();
         let union_arms = format_ident!("{}", UNION_ARMS);
+        // A tagged union keeps a value whose tag names no arm (a newer peer's) in a
+        // catch-all variant.
+        let unknown = tag.map(|_| {
+            let taken: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+            ident(&catch_all_name(&taken))
+        });
+        let unknown_variant = unknown.as_ref().map(|u| {
+            quote! {
+                /// A value whose tag names no arm of this version (a newer peer's), as it came.
+                #[cfg_attr(feature = "schemars", schemars(skip))]
+                #u(serde_json::Value),
+            }
+        });
+        let unknown_entry = unknown.as_ref().map(|u| quote!(..#u));
+        let catch_all = unknown.is_some();
         let from_impls = variants
             .iter()
             .filter(|v| variants.iter().filter(|o| o.ty == v.ty).count() == 1)
@@ -406,6 +427,7 @@ impl Emitter {
             #[cfg_attr(feature = "schemars", schemars(untagged))]
             pub enum #name {
                 #( #[doc = #vdocs] #vnames(#vtypes), )*
+                #unknown_variant
             }
             impl #name {
                 /// The facts decoding uses to choose an arm, one entry per variant.
@@ -413,16 +435,30 @@ impl Emitter {
                     name: #type_name,
                     tag: #tag_tokens,
                     arms: &[ #( #arms ),* ],
+                    catch_all: #catch_all,
                 };
             }
             crate::rt::#union_arms! {
-                #name { #( #vnames(#vtypes), )* }
+                #name { #( #vnames(#vtypes), )* #unknown_entry }
             }
             #( #from_impls )*
         }
     }
 
     fn rule_doc(&self, variants: &[Variant], tag: Option<&str>) -> Vec<String> {
+        let mut out = self.arm_rules(variants, tag);
+        if let Some(tag) = tag {
+            let taken: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+            out.push(format!(
+                "- `{}`: any other `{tag}` (a newer version's), kept as it came; \
+                 [`strict`](crate::rt::strict) reports it",
+                catch_all_name(&taken)
+            ));
+        }
+        out
+    }
+
+    fn arm_rules(&self, variants: &[Variant], tag: Option<&str>) -> Vec<String> {
         let mut out = vec!["# Decoding".to_string(), String::new()];
         match tag {
             Some(tag) => out.push(format!(
@@ -510,4 +546,13 @@ fn sig_tokens(name: &str, s: &Signature) -> TokenStream {
             shadowed: #shadowed,
         }
     }
+}
+
+/// The name of a catch-all variant: `Unknown`, or `Unknown2`, `Unknown3`, ... if a
+/// variant of the schema's already has it.
+fn catch_all_name(taken: &[String]) -> String {
+    std::iter::once("Unknown".to_string())
+        .chain((2..).map(|n| format!("Unknown{n}")))
+        .find(|name| !taken.iter().any(|t| t == name))
+        .expect("an unbounded sequence of names has a free one")
 }

@@ -1,0 +1,319 @@
+//! Strict validation: what a tolerant decode let through that the version's schema does
+//! not allow.
+//!
+//! Decoding is tolerant, so that a peer speaking a newer version never sinks a message:
+//! a tagged union's value with a tag the version does not define (a new content block, a
+//! new elicitation mode) decodes into the union's `Unknown` variant, and a string enum's
+//! value it does not define (a new role, stop reason or logging level) into the enum's
+//! `Unknown` variant; both keep the value and write it back as it came. An optional
+//! property sent as `null`, which the schema does not allow either, decodes as absent.
+//!
+//! Strictness is a step after decoding, not a second decoder: [`issues`] lists every
+//! catch-all in a decoded value with its path, and [`from_str`] decodes text, then reports
+//! those and every value that re-encoding does not give back (the `null`s). A conformance
+//! tool or a strict server refuses what they report; everyone else can ignore it.
+//!
+//! ```
+//! use mcp_spec_types::v2026_07_28::ContentBlock;
+//! use mcp_spec_types::rt::strict;
+//!
+//! let text = r#"{"frames":3,"type":"hologram"}"#;
+//! // Tolerant: decodes, and writes back what came.
+//! let block: ContentBlock = mcp_spec_types::rt::path::from_str(text).unwrap();
+//! assert!(matches!(block, ContentBlock::Unknown(_)));
+//! assert_eq!(serde_json::to_string(&block).unwrap(), text);
+//! // Strict: reported, with where.
+//! let issues = strict::issues(&block);
+//! assert_eq!(issues[0].to_string(), "at the root: ContentBlock has no arm for `type` \"hologram\"");
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Number, Value};
+
+use crate::path::{self, DecodeError};
+
+/// Something the version's schema does not allow, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// Where: `content[0].type`, empty for the value itself.
+    pub path: String,
+    /// What.
+    pub kind: IssueKind,
+}
+
+/// What a strict check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IssueKind {
+    /// A tagged union's value whose tag names no arm of this version (kept in the union's
+    /// `Unknown` variant).
+    UnknownArm {
+        /// The Rust name of the union.
+        union: &'static str,
+        /// The tag property.
+        tag: &'static str,
+        /// The tag's value, as it came.
+        value: String,
+    },
+    /// A string enum's value that this version does not define (kept in the enum's
+    /// `Unknown` variant).
+    UnknownValue {
+        /// The Rust name of the enum.
+        enumeration: &'static str,
+        /// The value, as it came.
+        value: String,
+    },
+    /// A value decoding accepted but re-encoding does not write back: an optional
+    /// property sent as `null` (the schema does not allow `null` there; decoding reads it
+    /// as absent).
+    NotKept {
+        /// The value as it came.
+        value: Value,
+    },
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str("at the root: ")?;
+        } else {
+            write!(f, "at `{}`: ", self.path)?;
+        }
+        match &self.kind {
+            IssueKind::UnknownArm { union, tag, value } => {
+                write!(f, "{union} has no arm for `{tag}` {value:?}")
+            }
+            IssueKind::UnknownValue { enumeration, value } => {
+                write!(f, "{enumeration} has no value {value:?}")
+            }
+            IssueKind::NotKept { value } => {
+                write!(f, "{value} is not allowed here and is not kept")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Issue {}
+
+/// A position in a value being checked: the path so far, written as
+/// [`DecodeError::path`] writes it (`content[0].text`).
+#[derive(Debug, Default)]
+pub struct Path(String);
+
+impl Path {
+    fn push_key(&mut self, key: &str) -> usize {
+        let len = self.0.len();
+        if !self.0.is_empty() {
+            self.0.push('.');
+        }
+        self.0.push_str(key);
+        len
+    }
+
+    fn push_index(&mut self, index: usize) -> usize {
+        let len = self.0.len();
+        self.0.push_str(&format!("[{index}]"));
+        len
+    }
+
+    fn issue(&self, kind: IssueKind) -> Issue {
+        Issue {
+            path: self.0.clone(),
+            kind,
+        }
+    }
+}
+
+/// A value that can say which of its parts are catch-alls. Implemented by every generated
+/// type (by the per-type macros) and by what they are built of.
+pub trait Check {
+    /// Adds to `out` an [`Issue`] for each catch-all in `self`, `self` being at `path`.
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>);
+}
+
+/// The catch-alls in `value`, in document order. Empty for a value of this version.
+pub fn issues<T: Check + ?Sized>(value: &T) -> Vec<Issue> {
+    let mut out = Vec::new();
+    value.check(&mut Path::default(), &mut out);
+    out
+}
+
+/// Checks the property `key` of an object (the per-type macros call this for each field).
+#[doc(hidden)]
+pub fn field<T: Check + ?Sized>(value: &T, key: &str, path: &mut Path, out: &mut Vec<Issue>) {
+    let len = path.push_key(key);
+    value.check(path, out);
+    path.0.truncate(len);
+}
+
+/// The issue of a union's `Unknown` variant (`value` is what it kept).
+#[doc(hidden)]
+pub fn unknown_arm(
+    facts: &crate::union::Union,
+    value: &Value,
+    path: &mut Path,
+    out: &mut Vec<Issue>,
+) {
+    let tag = facts.tag.unwrap_or("");
+    // The catch-all is chosen only for a tag that is a string.
+    let value = value
+        .get(tag)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    out.push(path.issue(IssueKind::UnknownArm {
+        union: facts.name,
+        tag,
+        value,
+    }));
+}
+
+/// The issue of a string enum's `Unknown` variant.
+#[doc(hidden)]
+pub fn unknown_value(
+    enumeration: &'static str,
+    value: &str,
+    path: &mut Path,
+    out: &mut Vec<Issue>,
+) {
+    out.push(path.issue(IssueKind::UnknownValue {
+        enumeration,
+        value: value.to_string(),
+    }));
+}
+
+/// Nothing in these is a catch-all.
+macro_rules! no_catch_all {
+    ($($ty:ty),* $(,)?) => {
+        $(
+            impl Check for $ty {
+                fn check(&self, _: &mut Path, _: &mut Vec<Issue>) {}
+            }
+        )*
+    };
+}
+
+no_catch_all!(String, str, bool, i64, u64, f64, Number, Value, Map<String, Value>);
+
+impl<T: Check> Check for Option<T> {
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+        if let Some(value) = self {
+            value.check(path, out);
+        }
+    }
+}
+
+impl<T: Check + ?Sized> Check for Box<T> {
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+        (**self).check(path, out);
+    }
+}
+
+impl<T: Check> Check for Vec<T> {
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+        for (index, item) in self.iter().enumerate() {
+            let len = path.push_index(index);
+            item.check(path, out);
+            path.0.truncate(len);
+        }
+    }
+}
+
+impl<T: Check> Check for BTreeMap<String, T> {
+    fn check(&self, path: &mut Path, out: &mut Vec<Issue>) {
+        for (key, value) in self {
+            field(value, key, path, out);
+        }
+    }
+}
+
+/// Why a strict decode failed: the text does not decode, or it decodes with issues.
+#[derive(Debug)]
+pub enum StrictError {
+    /// The text does not decode even tolerantly.
+    Decode(DecodeError),
+    /// It decodes, but with these issues (in document order, catch-alls first).
+    Issues(Vec<Issue>),
+}
+
+impl fmt::Display for StrictError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StrictError::Decode(e) => e.fmt(f),
+            StrictError::Issues(issues) => {
+                for (i, issue) in issues.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    issue.fmt(f)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for StrictError {}
+
+/// Decodes `T` from JSON text strictly: as [`path::from_str`], then refused if the value
+/// holds a catch-all ([`issues`]) or if re-encoding it does not give back the text's value
+/// (an optional property sent as `null`).
+pub fn from_str<T>(text: &str) -> Result<T, StrictError>
+where
+    T: DeserializeOwned + Serialize + Check,
+{
+    let value: T = path::from_str(text).map_err(StrictError::Decode)?;
+    let mut found = issues(&value);
+    // The text decoded, so it is JSON.
+    let came: Value =
+        serde_json::from_str(text).map_err(|e| StrictError::Decode(DecodeError::custom(e)))?;
+    let written =
+        serde_json::to_value(&value).map_err(|e| StrictError::Decode(DecodeError::custom(e)))?;
+    not_kept(&came, &written, &mut Path::default(), &mut found);
+    if found.is_empty() {
+        Ok(value)
+    } else {
+        Err(StrictError::Issues(found))
+    }
+}
+
+/// Adds an issue for each part of `came` that `written` does not hold as it came.
+fn not_kept(came: &Value, written: &Value, path: &mut Path, out: &mut Vec<Issue>) {
+    match (came, written) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, value) in a {
+                let len = path.push_key(key);
+                match b.get(key) {
+                    Some(other) => not_kept(value, other, path, out),
+                    None => out.push(path.issue(IssueKind::NotKept {
+                        value: value.clone(),
+                    })),
+                }
+                path.0.truncate(len);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (index, (x, y)) in a.iter().zip(b).enumerate() {
+                let len = path.push_index(index);
+                not_kept(x, y, path, out);
+                path.0.truncate(len);
+            }
+        }
+        // 1.0 read into an integer field is written 1: the same number.
+        (Value::Number(a), Value::Number(b)) if same_number(a, b) => {}
+        (a, b) if a == b => {}
+        (a, _) => out.push(path.issue(IssueKind::NotKept { value: a.clone() })),
+    }
+}
+
+fn same_number(a: &Number, b: &Number) -> bool {
+    match (a.as_i64(), b.as_i64(), a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y), _, _) => x == y,
+        (_, _, Some(x), Some(y)) => x == y,
+        _ => a.as_f64() == b.as_f64(),
+    }
+}

@@ -1,0 +1,208 @@
+//! Newer peers: a value that a later protocol version defines (a new kind of content
+//! block, a new enum value) decodes into a catch-all, is written back as it came, and is
+//! reported, with its path, by the strict check (`rt::strict`).
+
+use mcp_spec_types::rt::strict::{self, Issue, IssueKind};
+use mcp_tests::{Harness, VERSIONS};
+use serde_json::{Value, json};
+
+/// A `tools/call` result as server-everything 2026.8.31 sends it whatever version was
+/// negotiated: a `resource_link` block, which 2025-06-18 introduced.
+fn result_with_resource_link() -> Value {
+    json!({
+        "content": [
+            {"type": "text", "text": "Here is the file:"},
+            {"type": "resource_link", "uri": "file:///readme.md", "name": "readme.md", "mimeType": "text/markdown"}
+        ]
+    })
+}
+
+fn unknown_block_issue(path: &str) -> Issue {
+    Issue {
+        path: path.to_string(),
+        kind: IssueKind::UnknownArm {
+            union: "CallToolResultContentItem",
+            tag: "type",
+            value: "resource_link".to_string(),
+        },
+    }
+}
+
+#[test]
+fn a_resource_link_reaches_a_client_that_negotiated_an_older_version() {
+    use mcp_spec_types::{v2024_11_05 as a, v2025_03_26 as b};
+    let value = result_with_resource_link();
+    // As the encoder writes it: a known block's tag first, an unknown block's members
+    // sorted (it is a `serde_json::Value`).
+    let text = r#"{"content":[{"type":"text","text":"Here is the file:"},{"mimeType":"text/markdown","name":"readme.md","type":"resource_link","uri":"file:///readme.md"}]}"#;
+    assert_eq!(serde_json::from_str::<Value>(text).unwrap(), value);
+
+    let old: a::CallToolResult = mcp_spec_types::rt::path::from_str(text).unwrap();
+    assert!(matches!(
+        old.content[1],
+        a::CallToolResultContentItem::Unknown(_)
+    ));
+    assert_eq!(serde_json::to_value(&old).unwrap(), value);
+    assert_eq!(serde_json::to_string(&old).unwrap(), text);
+    assert_eq!(strict::issues(&old), [unknown_block_issue("content[1]")]);
+
+    let newer: b::CallToolResult = mcp_spec_types::rt::path::from_str(text).unwrap();
+    assert!(matches!(
+        newer.content[1],
+        b::CallToolResultContentItem::Unknown(_)
+    ));
+    assert_eq!(serde_json::to_string(&newer).unwrap(), text);
+    assert_eq!(strict::issues(&newer), [unknown_block_issue("content[1]")]);
+
+    // Strictly, it is refused, saying where and what.
+    let e = strict::from_str::<a::CallToolResult>(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "at `content[1]`: CallToolResultContentItem has no arm for `type` \"resource_link\""
+    );
+    // 2025-06-18 defines it: nothing to report.
+    let known: mcp_spec_types::v2025_06_18::CallToolResult =
+        strict::from_str(text).expect("2025-06-18 defines resource_link");
+    assert_eq!(serde_json::to_value(&known).unwrap(), value);
+}
+
+#[test]
+fn the_same_result_decodes_alike_through_a_whole_response() {
+    use mcp_spec_types::rt::jsonrpc::{Message, UnknownMethods};
+    use mcp_spec_types::v2024_11_05::methods as m;
+    let response = json!({"jsonrpc": "2.0", "id": 7, "result": result_with_resource_link()});
+    let bytes = response.to_string().into_bytes();
+    let message = m::decode_from_server(&bytes, UnknownMethods::Reject).unwrap();
+    let Message::Response { result, .. } = &message else {
+        panic!("a response: {message:?}")
+    };
+    let decoded = m::ServerResult::decode(m::Method::CallTool, result).expect("the result decodes");
+    let m::ServerResult::CallTool(outcome) = &decoded else {
+        panic!("a tools/call result: {decoded:?}")
+    };
+    assert_eq!(strict::issues(outcome).len(), 1);
+    assert_eq!(serde_json::to_value(&message).unwrap(), response);
+}
+
+/// `value`, decoded tolerantly as the type `name` of `h`'s version, is written back as it
+/// came and strictly reported at the root as `kind`.
+fn kept_and_reported(h: &Harness, name: &str, value: Value, kind: IssueKind) {
+    let (back, issues) = (h.checked)(name, value.clone())
+        .unwrap_or_else(|| panic!("{}: no type {name}", h.version))
+        .unwrap_or_else(|e| panic!("{} {name}: does not decode: {e}", h.version));
+    assert_eq!(back, value, "{} {name}", h.version);
+    let want = Issue {
+        path: String::new(),
+        kind,
+    };
+    assert_eq!(issues, [want], "{} {name}", h.version);
+}
+
+/// Every string enum of every version: a value no version defines decodes into the
+/// catch-all, is written back, and is reported at the root.
+#[test]
+fn every_string_enum_keeps_a_value_it_does_not_define() {
+    let mut cases = 0;
+    for h in VERSIONS {
+        assert!(!h.string_enums.is_empty(), "{}: no string enum", h.version);
+        for name in h.string_enums {
+            kept_and_reported(
+                h,
+                name,
+                json!("a-value-of-a-newer-version"),
+                IssueKind::UnknownValue {
+                    enumeration: name,
+                    value: "a-value-of-a-newer-version".to_string(),
+                },
+            );
+            // Not a string: still an error.
+            let not_a_string = (h.checked)(name, json!(3)).unwrap();
+            assert!(not_a_string.is_err(), "{} {name}", h.version);
+            cases += 1;
+        }
+    }
+    assert!(cases >= 40, "only {cases} string enums");
+}
+
+/// Every tagged union of every version: an object whose tag names no arm decodes into
+/// the catch-all, is written back, and is reported; a tag that is not a string, or no tag
+/// where one is required, is still an error.
+#[test]
+fn every_tagged_union_keeps_a_value_with_a_tag_it_does_not_define() {
+    let mut cases = 0;
+    for h in VERSIONS {
+        for (name, facts) in h.unions {
+            let Some(tag) = facts.tag else {
+                assert!(
+                    !facts.catch_all,
+                    "{} {name}: untagged with a catch-all",
+                    h.version
+                );
+                continue;
+            };
+            assert!(
+                facts.catch_all,
+                "{} {name}: tagged without a catch-all",
+                h.version
+            );
+            kept_and_reported(
+                h,
+                name,
+                json!({tag: "a-kind-of-a-newer-version", "payload": [1, {"b": null}]}),
+                IssueKind::UnknownArm {
+                    union: name,
+                    tag,
+                    value: "a-kind-of-a-newer-version".to_string(),
+                },
+            );
+            let bad_tag = (h.checked)(name, json!({tag: 5})).unwrap();
+            assert!(bad_tag.is_err(), "{} {name}: a numeric tag", h.version);
+            cases += 1;
+        }
+    }
+    assert!(cases >= 40, "only {cases} tagged unions");
+}
+
+#[test]
+fn a_newer_value_deep_inside_is_reported_at_its_path() {
+    use mcp_spec_types::v2025_11_25 as m;
+    let text = json!({
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "hi"}},
+            {"role": "narrator", "content": {"type": "hologram", "frames": 2}}
+        ],
+        "maxTokens": 10,
+        "modelPreferences": {"hints": [{"name": "x"}]}
+    })
+    .to_string();
+    let params: m::CreateMessageRequestParams = strict::from_str(&text)
+        .map(|_: m::CreateMessageRequestParams| panic!("strictly, this is refused"))
+        .unwrap_or_else(|e| {
+            let strict::StrictError::Issues(issues) = &e else {
+                panic!("issues: {e}")
+            };
+            let paths: Vec<&str> = issues.iter().map(|i| i.path.as_str()).collect();
+            assert_eq!(paths, ["messages[1].content", "messages[1].role"], "{e}");
+            mcp_spec_types::rt::path::from_str(&text).unwrap()
+        });
+    assert_eq!(
+        params.messages[1].role,
+        m::Role::Unknown("narrator".to_string())
+    );
+    assert_eq!(params.messages[1].role.as_str(), "narrator");
+    assert!("narrator".parse::<m::Role>().is_err(), "FromStr is strict");
+}
+
+#[test]
+fn strictly_a_null_where_the_schema_allows_none_is_reported() {
+    use mcp_spec_types::v2025_11_25 as m;
+    let text = r#"{"name":"t","title":null,"inputSchema":{"type":"object"}}"#;
+    // Tolerantly: read as absent.
+    let tool: m::Tool = mcp_spec_types::rt::path::from_str(text).unwrap();
+    assert_eq!(tool.title, None);
+    let e = strict::from_str::<m::Tool>(text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "at `title`: null is not allowed here and is not kept"
+    );
+}
